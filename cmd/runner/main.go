@@ -1,0 +1,123 @@
+// Command runner is topicrank's command line: it validates jobs.yaml, runs
+// jobs once or on their schedules, and ranks existing edge-list files.
+//
+// Exit codes: 0 success, 1 a job failed, 2 bad usage or invalid config.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/topicrank/topicrank/pipeline"
+)
+
+const usage = `usage: runner <command> [flags]
+
+commands:
+  validate [-config jobs.yaml]                       check jobs.yaml
+  run      [-config jobs.yaml] [-job NAME]... [-out DIR] [-base-url URL]
+                                                     run jobs now, once
+  schedule [-config jobs.yaml] [-out DIR] [-base-url URL]
+                                                     run jobs on their cron schedules
+  rank     -graph FILE [-epsilon 0.01,0.005] [-beta 0.85] [-top 10] [-format text|json] [-out DIR]
+                                                     PageRank of an edge-list file
+
+Run 'runner <command> -h' for a command's flags.
+`
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailed  = 1
+	exitInvalid = 2
+)
+
+// usageError marks bad command-line usage (exit 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitInvalid
+	}
+	commands := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
+		"validate": cmdValidate,
+		"run":      cmdRun,
+		"schedule": cmdSchedule,
+		"rank":     cmdRank,
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "runner: unknown command %q\n\n%s", args[0], usage)
+		return exitInvalid
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := cmd(ctx, args[1:], stdout, stderr)
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "runner %s: %v\n", args[0], err)
+	var ue usageError
+	if errors.As(err, &ue) || pipeline.KindOf(err) == pipeline.Invalid {
+		return exitInvalid
+	}
+	return exitFailed
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("runner "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parse parses args and turns flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// newLogger logs text to a terminal and JSON lines otherwise.
+func newLogger(w io.Writer) *slog.Logger {
+	if isTerminal(w) {
+		return slog.New(slog.NewTextHandler(w, nil))
+	}
+	return slog.New(slog.NewJSONHandler(w, nil))
+}

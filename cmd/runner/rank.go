@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/topicrank/topicrank/stages/graph"
+	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/rank"
+)
+
+func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("rank", stderr)
+	file := fs.String("graph", "", "edge-list file (required)")
+	epsilons := fs.String("epsilon", "0.01,0.005", "comma-separated L1 stopping thresholds")
+	beta := fs.Float64("beta", 0.85, "damping factor, in (0,1)")
+	top := fs.Int("top", 10, "length of the top lists")
+	format := fs.String("format", "text", "output format: text or json")
+	out := fs.String("out", "", "also write degrees, edges and ranks as Parquet into this directory")
+	lenient := fs.Bool("lenient", false, "accept vertices beyond the header's count")
+	noHeader := fs.Bool("no-header", false, "the file has no vertex-count line (SNAP, Wikispeedia)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	eps, err := parseEpsilons(*epsilons)
+	switch {
+	case err != nil:
+		return err
+	case *file == "":
+		return usageError{"-graph FILE is required"}
+	case !(*beta > 0 && *beta < 1):
+		return usageError{fmt.Sprintf("-beta %v: must be in (0,1)", *beta)}
+	case *top < 1:
+		return usageError{fmt.Sprintf("-top %d: must be at least 1", *top)}
+	case *format != "text" && *format != "json":
+		return usageError{fmt.Sprintf("-format %q: want text or json", *format)}
+	}
+	g, st, err := readGraph(*file, graph.ReadOptions{Lenient: *lenient, NoHeader: *noHeader})
+	if err != nil {
+		return err
+	}
+	if st.Duplicates > 0 || st.SelfLoops > 0 {
+		fmt.Fprintf(stderr, "%s: dropped %d duplicate edges and %d self-loops\n", *file, st.Duplicates, st.SelfLoops)
+	}
+	results := rank.PageRank(g, *beta, eps)
+	if *out != "" {
+		in := &publish.Input{Job: "rank", RunID: filepath.Base(*file), Graph: g, Ranks: results}
+		if _, err := publish.Write(*out, in); err != nil {
+			return err
+		}
+	}
+	s := rank.Summarize(g, results, *top)
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(s)
+	}
+	printSummary(stdout, s)
+	return nil
+}
+
+func readGraph(path string, opt graph.ReadOptions) (*graph.Graph, graph.ReadStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, graph.ReadStats{}, usageError{err.Error()}
+	}
+	defer f.Close()
+	g, st, err := graph.ReadEdgeList(f, opt)
+	if err != nil {
+		return nil, st, usageError{fmt.Sprintf("%s: %v", path, err)}
+	}
+	return g, st, nil
+}
+
+func parseEpsilons(s string) ([]float64, error) {
+	var eps []float64
+	for _, part := range strings.Split(s, ",") {
+		e, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || !(e > 0) {
+			return nil, usageError{fmt.Sprintf("-epsilon %q: want positive numbers separated by commas", s)}
+		}
+		eps = append(eps, e)
+	}
+	return eps, nil
+}
+
+func printSummary(w io.Writer, s rank.Summary) {
+	fmt.Fprintf(w, "%d vertices, %d edges\n", s.Vertices, s.Edges)
+	fmt.Fprintf(w, "top in-degree:  %s\n", strings.Join(s.TopInDegree, " "))
+	fmt.Fprintf(w, "top out-degree: %s\n", strings.Join(s.TopOutDegree, " "))
+	for _, r := range s.Results {
+		fmt.Fprintf(w, "\nepsilon %g: %d iterations, residual %.3g\n", r.Epsilon, r.Iterations, r.Residual)
+		for i, p := range r.TopPageRank {
+			fmt.Fprintf(w, "  %2d. %s\n", i+1, p)
+		}
+		fmt.Fprintf(w, "  jaccard top-%d: in/out %.3f  in/rank %.3f  out/rank %.3f\n",
+			rank.JaccardTop, r.Jaccard.InOut, r.Jaccard.InRank, r.Jaccard.OutRank)
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/pipeline/progress"
+)
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// jobFlags are the flags run and schedule share.
+type jobFlags struct {
+	config, out, baseURL string
+}
+
+func (f *jobFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.config, "config", "jobs.yaml", "jobs file")
+	fs.StringVar(&f.out, "out", "outputs", "output root")
+	fs.StringVar(&f.baseURL, "base-url", "", "fetch every job's pages from this URL instead (e.g. a local mirror)")
+}
+
+// runner loads the config and builds the Runner both commands use.
+func (f *jobFlags) runner(stderr io.Writer) (*pipeline.Config, *pipeline.Runner, error) {
+	cfg, err := pipeline.LoadConfig(f.config)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.baseURL != "" && !strings.HasPrefix(f.baseURL, "http://") && !strings.HasPrefix(f.baseURL, "https://") {
+		return nil, nil, usageError{fmt.Sprintf("-base-url %q: want http(s)://host[:port]", f.baseURL)}
+	}
+	log := newLogger(stderr)
+	r := pipeline.NewRunner(f.out, log)
+	r.BaseURL = strings.TrimRight(f.baseURL, "/")
+	var term io.Writer
+	if isTerminal(stderr) {
+		term = stderr
+	}
+	r.Progress = progress.New(term, log, 10*time.Second).Update
+	return cfg, r, nil
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	var f jobFlags
+	f.register(fs)
+	var names listFlag
+	fs.Var(&names, "job", "job to run (repeatable; default: all jobs)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, r, err := f.runner(stderr)
+	if err != nil {
+		return err
+	}
+	jobs := cfg.Jobs
+	if len(names) > 0 {
+		jobs = nil
+		for _, n := range names {
+			j, ok := cfg.Job(n)
+			if !ok {
+				return usageError{fmt.Sprintf("no job %q in %s", n, cfg.Path)}
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	var errs []error
+	for _, j := range jobs {
+		m, err := r.Run(ctx, j)
+		if m != nil {
+			fmt.Fprintf(stdout, "%s: %s run %s: %d pages, %d edges -> %s/%s/%s\n",
+				j.Name, m.Status, m.RunID, m.Counts.Vertices, m.Counts.Edges, f.out, j.Name, m.RunID)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func cmdSchedule(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := newFlags("schedule", stderr)
+	var f jobFlags
+	f.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, r, err := f.runner(stderr)
+	if err != nil {
+		return err
+	}
+	return r.Schedule(ctx, cfg)
+}

@@ -1,0 +1,305 @@
+// Package pipeline runs topicrank jobs: it reads jobs.yaml, calls the
+// stages in order (crawl -> graph -> rank -> publish), publishes each run
+// atomically with its manifest, and schedules jobs on their cron
+// expressions. Stages never call back into it.
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/robfig/cron/v3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+)
+
+// Job is one fully merged and validated job of jobs.yaml.
+type Job struct {
+	Name        string    `json:"name"`
+	Schedule    string    `json:"schedule,omitempty"`
+	Seeds       []string  `json:"seeds"`
+	Topics      []string  `json:"topics"`
+	Weighted    bool      `json:"weighted"`
+	LinkScope   string    `json:"link_scope"`
+	MaxPages    int       `json:"max_pages"`
+	BaseURL     string    `json:"base_url"`
+	UserAgent   string    `json:"user_agent"`
+	Epsilons    []float64 `json:"epsilons"`
+	Beta        float64   `json:"beta"`
+	MaxRPS      float64   `json:"max_rps"`
+	Concurrency int       `json:"concurrency"`
+	Keep        int       `json:"keep"` // published runs kept; 0 keeps all
+	Line        int       `json:"-"`    // where the job starts in jobs.yaml
+}
+
+// Digest is a stable hash of the job's settings, recorded in manifests so
+// that runs made with different settings can be told apart.
+func (j Job) Digest() string {
+	b, _ := json.Marshal(j)
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Config is a parsed jobs.yaml.
+type Config struct {
+	Path string
+	Jobs []Job
+}
+
+// Job returns the named job.
+func (c *Config) Job(name string) (Job, bool) {
+	for _, j := range c.Jobs {
+		if j.Name == name {
+			return j, true
+		}
+	}
+	return Job{}, false
+}
+
+// LoadConfig reads and validates a jobs.yaml file.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Op: "config", Kind: Invalid, Err: err}
+	}
+	return ParseConfig(path, b)
+}
+
+// ParseConfig decodes jobs.yaml strictly: unknown keys, wrong types and
+// invalid values are errors naming the file, line, job and field. All
+// problems are reported at once, joined.
+func ParseConfig(path string, data []byte) (*Config, error) {
+	d := &decoder{file: path}
+	cfg := &Config{Path: path}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, &Error{Op: "config", Kind: Invalid, Err: fmt.Errorf("%s: %w", path, err)}
+	}
+	if len(root.Content) == 0 {
+		return nil, &Error{Op: "config", Kind: Invalid, Err: fmt.Errorf("%s: empty file: want defaults and jobs", path)}
+	}
+	defaults := builtinDefaults()
+	var jobNodes []*yaml.Node
+	d.mapping(root.Content[0], "", map[string]func(*yaml.Node){
+		"defaults": func(n *yaml.Node) { d.settings(n, "defaults", &defaults) },
+		"jobs": func(n *yaml.Node) {
+			if n.Kind != yaml.SequenceNode {
+				d.errorf(n, "", "jobs", "want a list of jobs")
+				return
+			}
+			jobNodes = n.Content
+		},
+	})
+	if jobNodes == nil && len(d.errs) == 0 {
+		d.errorf(root.Content[0], "", "jobs", "no jobs: add at least one under jobs:")
+	}
+	seen := map[string]int{}
+	for _, n := range jobNodes {
+		j := d.job(n, defaults)
+		if first, dup := seen[j.Name]; dup && j.Name != "" {
+			d.errorf(n, j.Name, "name", "duplicate job name (first at line %d)", first)
+		}
+		seen[j.Name] = n.Line
+		cfg.Jobs = append(cfg.Jobs, j)
+	}
+	if len(d.errs) > 0 {
+		return nil, &Error{Op: "config", Kind: Invalid, Err: errors.Join(d.errs...)}
+	}
+	return cfg, nil
+}
+
+func builtinDefaults() Job {
+	return Job{
+		BaseURL: "https://en.wikipedia.org", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,
+		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "body",
+	}
+}
+
+// decoder walks the YAML nodes, collecting errors with their positions.
+type decoder struct {
+	file  string
+	errs  []error
+	lines map[string]int // line of each field of the current job
+}
+
+func (d *decoder) errorf(n *yaml.Node, job, field, format string, args ...any) {
+	where := fmt.Sprintf("%s:%d", d.file, n.Line)
+	if job != "" {
+		where += fmt.Sprintf(": job %q", job)
+	}
+	if field != "" {
+		where += ": " + field
+	}
+	d.errs = append(d.errs, fmt.Errorf("%s: %s", where, fmt.Sprintf(format, args...)))
+}
+
+// mapping calls the handler of each key of a mapping node; unknown keys
+// are errors.
+func (d *decoder) mapping(n *yaml.Node, job string, handlers map[string]func(*yaml.Node)) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, job, "", "want a mapping of keys to values")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		h, ok := handlers[k.Value]
+		if !ok {
+			d.errorf(k, job, k.Value, "unknown key (known: %s)", known(handlers))
+			continue
+		}
+		h(v)
+	}
+}
+
+func known(handlers map[string]func(*yaml.Node)) string {
+	keys := make([]string, 0, len(handlers))
+	for k := range handlers {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return strings.Join(keys, ", ")
+}
+
+// decode decodes a scalar or list value into dst, reporting type errors.
+func (d *decoder) decode(n *yaml.Node, job, field string, dst any) bool {
+	if d.lines != nil {
+		d.lines[field] = n.Line
+	}
+	if err := n.Decode(dst); err != nil {
+		var te *yaml.TypeError
+		msg := err.Error()
+		if errors.As(err, &te) {
+			msg = strings.Join(te.Errors, "; ")
+		}
+		d.errorf(n, job, field, "%s", msg)
+		return false
+	}
+	return true
+}
+
+// settings decodes the keys that defaults and jobs share into j.
+func (d *decoder) settings(n *yaml.Node, job string, j *Job) {
+	d.mapping(n, job, d.settingHandlers(job, j))
+}
+
+func (d *decoder) settingHandlers(job string, j *Job) map[string]func(*yaml.Node) {
+	field := func(name string, dst any) func(*yaml.Node) {
+		return func(n *yaml.Node) { d.decode(n, job, name, dst) }
+	}
+	return map[string]func(*yaml.Node){
+		"base_url":   field("base_url", &j.BaseURL),
+		"user_agent": field("user_agent", &j.UserAgent),
+		"epsilons":   field("epsilons", &j.Epsilons),
+		"beta":       field("beta", &j.Beta),
+		"max_pages":  field("max_pages", &j.MaxPages),
+		"weighted":   field("weighted", &j.Weighted),
+		"link_scope": field("link_scope", &j.LinkScope),
+		"keep":       field("keep", &j.Keep),
+		"politeness": func(n *yaml.Node) {
+			d.mapping(n, job, map[string]func(*yaml.Node){
+				"max_rps":     field("politeness.max_rps", &j.MaxRPS),
+				"concurrency": field("politeness.concurrency", &j.Concurrency),
+			})
+		},
+	}
+}
+
+var jobName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// job decodes one job over the defaults and validates the merged result.
+func (d *decoder) job(n *yaml.Node, defaults Job) Job {
+	j := defaults
+	j.Seeds, j.Topics = nil, nil
+	j.Line = n.Line
+	d.lines = map[string]int{}
+	defer func() { d.lines = nil }()
+	// The name comes first so that every later error can name the job.
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "name" {
+				d.decode(n.Content[i+1], "", "name", &j.Name)
+			}
+		}
+	}
+	h := d.settingHandlers(j.Name, &j)
+	h["name"] = func(*yaml.Node) {}
+	h["schedule"] = func(v *yaml.Node) { d.decode(v, j.Name, "schedule", &j.Schedule) }
+	h["seeds"] = func(v *yaml.Node) { d.decode(v, j.Name, "seeds", &j.Seeds) }
+	h["topics"] = func(v *yaml.Node) { d.decode(v, j.Name, "topics", &j.Topics) }
+	d.mapping(n, j.Name, h)
+	d.validate(n, &j)
+	return j
+}
+
+// validate checks a merged job; a problem is reported at the line of the
+// field that caused it, or at the job's line for a value from defaults.
+func (d *decoder) validate(n *yaml.Node, j *Job) {
+	bad := func(field, format string, args ...any) {
+		at := n
+		if line, ok := d.lines[field]; ok {
+			at = &yaml.Node{Line: line}
+		}
+		d.errorf(at, j.Name, field, format, args...)
+	}
+	if !jobName.MatchString(j.Name) {
+		bad("name", "%q is not a safe path segment: want [a-z0-9][a-z0-9_-]*", j.Name)
+	}
+	if j.Schedule != "" {
+		if _, err := cron.ParseStandard(j.Schedule); err != nil {
+			bad("schedule", "%q: %v", j.Schedule, err)
+		}
+	}
+	if len(j.Seeds) == 0 {
+		bad("seeds", "empty: list at least one /wiki/Title page")
+	}
+	for _, s := range j.Seeds {
+		if _, ok := crawl.ArticleKey(s, nil); !ok {
+			bad("seeds", "%q is not an article path such as /wiki/Tennis", s)
+		}
+	}
+	if len(j.Topics) > 0 && crawl.NewTopics(j.Topics).Empty() {
+		bad("topics", "every entry is blank: give topic words, or remove topics for an unweighted crawl")
+	}
+	if j.MaxPages < 1 {
+		bad("max_pages", "must be at least 1, got %d", j.MaxPages)
+	}
+	if len(j.Epsilons) == 0 {
+		bad("epsilons", "empty: give at least one, e.g. [0.01]")
+	}
+	for _, e := range j.Epsilons {
+		if !(e > 0) {
+			bad("epsilons", "%v must be > 0", e)
+		}
+	}
+	if !(j.Beta > 0 && j.Beta < 1) {
+		bad("beta", "%v must be in (0,1)", j.Beta)
+	}
+	if u, err := url.Parse(j.BaseURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		bad("base_url", "%q: want http(s)://host", j.BaseURL)
+	}
+	if strings.TrimSpace(j.UserAgent) == "" {
+		bad("user_agent", "required: Wikimedia's User-Agent policy asks for a name and contact, e.g. \"topicrank/0.1 (https://example.org; ops@example.org)\"")
+	} else if !strings.Contains(j.UserAgent, "@") && !strings.Contains(j.UserAgent, "http") {
+		bad("user_agent", "%q has no contact: add an e-mail address or URL (Wikimedia's User-Agent policy)", j.UserAgent)
+	}
+	if !(j.MaxRPS > 0) {
+		bad("politeness.max_rps", "%v must be > 0", j.MaxRPS)
+	}
+	if j.Concurrency < 1 || j.Concurrency > 64 {
+		bad("politeness.concurrency", "%d must be between 1 and 64", j.Concurrency)
+	}
+	if j.LinkScope != "body" && j.LinkScope != "legacy" {
+		bad("link_scope", "%q: want body or legacy", j.LinkScope)
+	}
+	if j.Keep < 0 {
+		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)
+	}
+}

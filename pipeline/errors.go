@@ -1,0 +1,45 @@
+package pipeline
+
+import (
+	"errors"
+	"sort"
+)
+
+// Kind classifies an error so that the command line can choose its exit
+// code: Invalid is the user's input (exit 2), Failed a job that did not
+// complete (exit 1).
+type Kind int
+
+const (
+	Failed  Kind = iota // a job failed or was only partly done
+	Invalid             // bad configuration or usage
+)
+
+// Error is an error of an operation, with its job and kind.
+type Error struct {
+	Op   string // "config", "crawl", "publish", ...
+	Job  string // "" when not about one job
+	Kind Kind
+	Err  error
+}
+
+func (e *Error) Error() string {
+	s := e.Op
+	if e.Job != "" {
+		s += " " + e.Job
+	}
+	return s + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// KindOf returns the kind of err (Failed for errors of other types).
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return Failed
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

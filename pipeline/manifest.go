@@ -1,0 +1,68 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/publish"
+)
+
+// Run statuses recorded in manifest.json.
+const (
+	StatusComplete = "complete" // every stage finished; LATEST points here
+	StatusPartial  = "partial"  // published, but the crawl was cut short
+)
+
+// Manifest is manifest.json: what a run did and every file it wrote.
+type Manifest struct {
+	Job          string             `json:"job"`
+	RunID        string             `json:"run_id"`
+	Status       string             `json:"status"`
+	Problems     []string           `json:"problems,omitempty"`
+	ConfigDigest string             `json:"config_digest"`
+	Config       Job                `json:"config"`
+	FetchedFrom  string             `json:"fetched_from"`
+	Started      time.Time          `json:"started"`
+	Finished     time.Time          `json:"finished"`
+	StageSeconds map[string]float64 `json:"stage_seconds"`
+	Counts       Counts             `json:"counts"`
+	Robots       string             `json:"robots"`
+	Ranks        []RankSummary      `json:"ranks"`
+	Files        []publish.File     `json:"files"`
+}
+
+// Counts are the sizes of a run.
+type Counts struct {
+	Vertices int            `json:"vertices"`
+	Edges    int            `json:"edges"`
+	Fetched  int            `json:"fetched"`  // pages that gave usable HTML
+	Failed   int            `json:"failed"`   // pages that did not
+	Outcomes map[string]int `json:"outcomes"` // pages per error class ("ok" for none)
+	Changed  int            `json:"changed"`  // pages whose content changed since the last run
+}
+
+// RankSummary is PageRank's convergence for one epsilon.
+type RankSummary struct {
+	Epsilon    float64 `json:"epsilon"`
+	Iterations int     `json:"iterations"`
+	Residual   float64 `json:"residual"`
+	Converged  bool    `json:"converged"`
+}
+
+func countPages(pages []crawl.Page, prev map[string]string) Counts {
+	c := Counts{Vertices: len(pages), Outcomes: map[string]int{}}
+	for _, p := range pages {
+		class := p.Class
+		if class == "" {
+			class = "ok"
+			c.Fetched++
+		} else {
+			c.Failed++
+		}
+		c.Outcomes[class]++
+		if h, ok := prev[p.Key]; ok && p.ContentHash != "" && h != p.ContentHash {
+			c.Changed++
+		}
+	}
+	return c
+}

@@ -1,0 +1,161 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// The output tree of one job:
+//
+//	<root>/<job>/<run_id>/   a published run
+//	<root>/<job>/LATEST      the newest complete run's id
+//	<root>/<job>/.tmp-<run_id>/  a run being written (removed if stale)
+//	<root>/<job>/.lock       held while a run of the job is under way
+const (
+	latestFile = "LATEST"
+	tmpPrefix  = ".tmp-"
+	lockFile   = ".lock"
+)
+
+// jobDir returns root/job, refusing names that would leave root.
+func jobDir(root, job string) (string, error) {
+	if !jobName.MatchString(job) {
+		return "", fmt.Errorf("job name %q is not a safe path segment", job)
+	}
+	return filepath.Join(root, job), nil
+}
+
+// lockJob takes an exclusive lock on the job's directory so that two
+// processes never run the same job at once. The lock dies with the process.
+func lockJob(dir string) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("another run of this job holds %s", f.Name())
+	}
+	return func() { f.Close() }, nil
+}
+
+// removeStale deletes temporary run directories left by crashed runs. The
+// caller holds the job lock, so none of them is being written.
+func removeStale(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// promote renames a finished temporary run into place and syncs the job
+// directory so the rename survives a crash.
+func promote(dir, tmp, runID string) error {
+	final := filepath.Join(dir, runID)
+	if err := syncDir(tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// setLatest atomically replaces LATEST with runID.
+func setLatest(dir, runID string) error {
+	tmp := filepath.Join(dir, latestFile+".tmp")
+	if err := writeSynced(tmp, []byte(runID+"\n")); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, latestFile)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// Latest returns the id of the job's newest complete run ("" if none).
+func Latest(root, job string) (string, error) {
+	dir, err := jobDir(root, job)
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, latestFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	return strings.TrimSpace(string(b)), err
+}
+
+// prune keeps the newest keep published runs (0 keeps all), never removing
+// the one LATEST names.
+func prune(dir string, keep int, latest string) error {
+	if keep <= 0 {
+		return nil
+	}
+	runs, err := publishedRuns(dir)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < len(runs)-keep; i++ {
+		if runs[i] == latest {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, runs[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publishedRuns lists run directories, oldest first (run ids sort by time).
+func publishedRuns(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var runs []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			runs = append(runs, e.Name())
+		}
+	}
+	sort.Strings(runs)
+	return runs, nil
+}
+
+func writeSynced(path string, data []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}

@@ -1,0 +1,72 @@
+// Package progress shows how a crawl is going: a line redrawn in place on a
+// terminal, or a structured log record at a modest interval otherwise.
+package progress
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+)
+
+// Reporter renders crawl progress. It is safe for concurrent use by
+// several jobs.
+type Reporter struct {
+	mu       sync.Mutex
+	term     io.Writer // non-nil: redraw a line here
+	log      *slog.Logger
+	interval time.Duration
+	last     map[string]time.Time
+}
+
+// New returns a Reporter that draws on term when it is not nil, and logs
+// through log every interval otherwise.
+func New(term io.Writer, log *slog.Logger, interval time.Duration) *Reporter {
+	return &Reporter{term: term, log: log, interval: interval, last: map[string]time.Time{}}
+}
+
+// Update reports p for job. Terminal redraws are limited to ten a second.
+func (r *Reporter) Update(job string, p crawl.Progress) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	every := r.interval
+	if r.term != nil {
+		every = 100 * time.Millisecond
+	}
+	finished := p.Queued == 0
+	if t, ok := r.last[job]; ok && time.Since(t) < every && !finished {
+		return
+	}
+	r.last[job] = time.Now()
+	rate := 0.0
+	if s := p.Elapsed.Seconds(); s > 0 {
+		rate = float64(p.Done) / s
+	}
+	if r.term == nil {
+		r.log.Info("crawl progress", "job", job, "done", p.Done, "max", p.Max, "queued", p.Queued,
+			"failed", p.Failed, "pages_per_s", round1(rate), "eta", eta(p, rate).String())
+		return
+	}
+	fmt.Fprintf(r.term, "\r\033[K%s: %d/%d pages  %.1f/s  %d failed  ETA %s", job, p.Done, p.Max, rate, p.Failed, eta(p, rate))
+	if finished {
+		fmt.Fprintln(r.term)
+	}
+}
+
+// eta estimates the time left: every vertex still queued must be fetched,
+// and at most Max-Done pages remain.
+func eta(p crawl.Progress, rate float64) time.Duration {
+	if rate <= 0 {
+		return 0
+	}
+	left := p.Max - p.Done
+	if p.Vertices == p.Max { // the vertex set is final: only the queue is left
+		left = p.Queued
+	}
+	return time.Duration(float64(left) / rate * float64(time.Second)).Round(time.Second)
+}
+
+func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }

@@ -1,0 +1,221 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/graph"
+	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/rank"
+)
+
+// Runner runs jobs and publishes their outputs. One Runner serves a whole
+// process, so that its politeness limits are shared by every job.
+type Runner struct {
+	OutDir     string            // output root
+	BaseURL    string            // overrides every job's base_url when set
+	Politeness *crawl.Politeness // shared per-host limits
+	Log        *slog.Logger
+	Progress   func(job string, p crawl.Progress) // nil: none
+	Now        func() time.Time                   // nil: time.Now
+}
+
+// NewRunner returns a Runner writing under outDir.
+func NewRunner(outDir string, log *slog.Logger) *Runner {
+	return &Runner{OutDir: outDir, Politeness: crawl.NewPoliteness(), Log: log}
+}
+
+// Run runs one job end to end: crawl, graph, PageRank, publish. A complete
+// run becomes LATEST; a partial one (a failed seed, an interruption) is
+// published with status partial, LATEST is left alone, and Run returns an
+// error of kind Failed. Earlier runs are never touched on failure.
+func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
+	fail := func(op string, err error) error { return &Error{Op: op, Job: job.Name, Kind: Failed, Err: err} }
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	start := now().UTC()
+	m := &Manifest{
+		Job: job.Name, RunID: start.Format("20060102T150405Z"), Status: StatusComplete,
+		ConfigDigest: job.Digest(), Config: job, FetchedFrom: job.BaseURL, Started: start,
+		StageSeconds: map[string]float64{},
+	}
+	if r.BaseURL != "" {
+		m.FetchedFrom = r.BaseURL
+	}
+	dir, err := jobDir(r.OutDir, job.Name)
+	if err != nil {
+		return nil, &Error{Op: "run", Job: job.Name, Kind: Invalid, Err: err}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fail("publish", fmt.Errorf("output directory: %w", err))
+	}
+	unlock, err := lockJob(dir)
+	if err != nil {
+		return nil, fail("run", err)
+	}
+	defer unlock()
+	if err := removeStale(dir); err != nil {
+		return nil, fail("publish", fmt.Errorf("removing stale temporary runs: %w", err))
+	}
+	if _, err := os.Stat(filepath.Join(dir, m.RunID)); err == nil {
+		return nil, fail("run", fmt.Errorf("run %s already exists; wait a second and run again", m.RunID))
+	}
+	log := r.logger().With("job", job.Name, "run_id", m.RunID)
+	stage := func(name string, f func()) {
+		t := time.Now()
+		f()
+		m.StageSeconds[name] = time.Since(t).Seconds()
+	}
+
+	var res *crawl.Result
+	stage("crawl", func() { res, err = crawl.Crawl(ctx, r.crawlConfig(job, log)) })
+	if err != nil {
+		return nil, fail("crawl", err)
+	}
+	var g *graph.Graph
+	stage("graph", func() { g, err = buildGraph(res) })
+	if err != nil {
+		return nil, fail("graph", err)
+	}
+	var ranks []rank.Result
+	stage("rank", func() { ranks = rank.PageRank(g, job.Beta, job.Epsilons) })
+
+	prev := r.previousHashes(dir, log)
+	m.Robots = res.Robots
+	m.Counts = countPages(res.Pages, prev)
+	m.Counts.Edges = g.NumEdges()
+	for _, rr := range ranks {
+		m.Ranks = append(m.Ranks, RankSummary{rr.Epsilon, rr.Iterations, rr.Residual, rr.Converged})
+	}
+	if !res.Complete {
+		m.Status, m.Problems = StatusPartial, res.Problems
+	}
+	stage("publish", func() {
+		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks, PreviousHashes: prev}, now)
+	})
+	if err != nil {
+		return nil, fail("publish", err)
+	}
+	log.Info("run published", "status", m.Status, "vertices", m.Counts.Vertices, "edges", m.Counts.Edges,
+		"failed", m.Counts.Failed, "dir", filepath.Join(dir, m.RunID))
+	if m.Status != StatusComplete {
+		return m, fail("crawl", fmt.Errorf("run %s is partial: %v", m.RunID, errors.Join(errorsOf(m.Problems)...)))
+	}
+	if err := prune(dir, job.Keep, m.RunID); err != nil {
+		log.Warn("retention: could not remove old runs", "err", err)
+	}
+	return m, nil
+}
+
+func (r *Runner) logger() *slog.Logger {
+	if r.Log != nil {
+		return r.Log
+	}
+	return slog.Default()
+}
+
+func (r *Runner) crawlConfig(job Job, log *slog.Logger) crawl.Config {
+	base, hosts := job.BaseURL, []string(nil)
+	if r.BaseURL != "" {
+		// The override stands in for the job's own host: absolute links and
+		// canonical URLs naming that host still count as the job's.
+		base = r.BaseURL
+		if u, err := url.Parse(job.BaseURL); err == nil {
+			hosts = append(hosts, u.Host)
+		}
+	}
+	scope := crawl.ScopeBody
+	if job.LinkScope == "legacy" {
+		scope = crawl.ScopeLegacy
+	}
+	cfg := crawl.Config{
+		BaseURL: base, Hosts: hosts, Seeds: job.Seeds, Topics: job.Topics, Weighted: job.Weighted,
+		MaxPages: job.MaxPages, Scope: scope, MaxRPS: job.MaxRPS, Concurrency: job.Concurrency,
+		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent}, Politeness: r.Politeness, Log: log,
+	}
+	if r.Progress != nil {
+		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }
+	}
+	return cfg
+}
+
+// buildGraph turns the crawl's vertices and edges into a CSR graph.
+func buildGraph(res *crawl.Result) (*graph.Graph, error) {
+	b := graph.NewBuilder()
+	for _, p := range res.Pages {
+		b.Vertex(p.Key)
+	}
+	if b.NumVertices() != len(res.Pages) {
+		return nil, fmt.Errorf("crawl produced %d pages but %d distinct names", len(res.Pages), b.NumVertices())
+	}
+	for _, e := range res.Edges {
+		b.AddEdge(e.From, e.To)
+	}
+	return b.Build()
+}
+
+// previousHashes reads the content hashes of the latest complete run, for
+// change detection; a missing or unreadable run means nothing to compare.
+func (r *Runner) previousHashes(dir string, log *slog.Logger) map[string]string {
+	latest, err := Latest(r.OutDir, filepath.Base(dir))
+	if err != nil || latest == "" {
+		return nil
+	}
+	h, err := publish.ReadPageHashes(filepath.Join(dir, latest, "pages.parquet"))
+	if err != nil {
+		log.Warn("previous run unreadable; changes not computed", "run", latest, "err", err)
+		return nil
+	}
+	return h
+}
+
+// publish writes the run into a temporary directory beside its final
+// place, adds the manifest, renames it into place and, for a complete run,
+// points LATEST at it.
+func (r *Runner) publish(dir string, m *Manifest, in *publish.Input, now func() time.Time) error {
+	tmp := filepath.Join(dir, tmpPrefix+m.RunID)
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return err
+	}
+	t := time.Now()
+	files, err := publish.Write(tmp, in)
+	m.StageSeconds["publish"] = time.Since(t).Seconds()
+	if err == nil {
+		m.Files = files
+		m.Finished = now().UTC()
+		var b []byte
+		b, err = json.MarshalIndent(m, "", "  ")
+		if err == nil {
+			err = writeSynced(filepath.Join(tmp, "manifest.json"), append(b, '\n'))
+		}
+	}
+	if err == nil {
+		err = promote(dir, tmp, m.RunID)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if m.Status == StatusComplete {
+		return setLatest(dir, m.RunID)
+	}
+	return nil
+}
+
+func errorsOf(msgs []string) []error {
+	errs := make([]error, len(msgs))
+	for i, s := range msgs {
+		errs[i] = errors.New(s)
+	}
+	return errs
+}

@@ -1,0 +1,208 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Error classes recorded for every fetch that did not give a usable page.
+const (
+	ClassOK        = ""
+	ClassHTTP      = "http_status" // a final 3xx/4xx/5xx answer
+	ClassNetwork   = "network"     // connection refused, reset, truncated body
+	ClassTimeout   = "timeout"
+	ClassNotHTML   = "not_html"
+	ClassTooLarge  = "too_large"
+	ClassRedirect  = "redirect" // too many, or off the job's hosts
+	ClassCancelled = "cancelled"
+)
+
+// FetchOptions tune a Fetcher; zero fields take the defaults.
+type FetchOptions struct {
+	UserAgent   string
+	MaxBody     int64         // default 8 MiB
+	MaxAttempts int           // default 4
+	Timeout     time.Duration // per attempt, default 30 s
+	Backoff     time.Duration // first retry delay, default 500 ms
+	MaxBackoff  time.Duration // default 30 s
+}
+
+// Fetcher gets pages from one host within its politeness limit.
+type Fetcher struct {
+	opt    FetchOptions
+	host   *HostLimit
+	client *http.Client
+}
+
+// Response is the outcome of one fetch, after retries.
+type Response struct {
+	Status      int // last HTTP status, 0 if none
+	Body        []byte
+	ContentType string
+	ETag        string
+	Attempts    int
+	Duration    time.Duration
+	Class       string // one of the Class constants
+	Err         error
+}
+
+// NewFetcher returns a fetcher for one host; redirects may go only to hosts.
+func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
+	if opt.MaxBody == 0 {
+		opt.MaxBody = 8 << 20
+	}
+	if opt.MaxAttempts == 0 {
+		opt.MaxAttempts = 4
+	}
+	if opt.Timeout == 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	if opt.Backoff == 0 {
+		opt.Backoff = 500 * time.Millisecond
+	}
+	if opt.MaxBackoff == 0 {
+		opt.MaxBackoff = 30 * time.Second
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 64
+	client := &http.Client{
+		Transport: tr,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return errRedirect{"more than 5 redirects"}
+			}
+			if !hostIn(req.URL.Host, hosts) {
+				return errRedirect{"redirect to " + req.URL.Host + " leaves the job's hosts"}
+			}
+			return nil
+		},
+	}
+	return &Fetcher{opt: opt, host: host, client: client}
+}
+
+type errRedirect struct{ msg string }
+
+func (e errRedirect) Error() string { return e.msg }
+
+// Get fetches url, retrying network errors, timeouts, 429 and 5xx answers a
+// bounded number of times with exponential back-off and jitter; 429 and 503
+// honour Retry-After for the whole host. wantHTML rejects other content types.
+func (f *Fetcher) Get(ctx context.Context, url string, wantHTML bool) Response {
+	start := time.Now()
+	var r Response
+	for r.Attempts < f.opt.MaxAttempts {
+		r.Attempts++
+		retry, wait := f.attempt(ctx, url, wantHTML, &r)
+		if !retry || r.Attempts == f.opt.MaxAttempts {
+			break
+		}
+		if err := sleepUntil(ctx, time.Now().Add(max(wait, f.backoff(r.Attempts)))); err != nil {
+			r.Class, r.Err = ClassCancelled, err
+			break
+		}
+	}
+	r.Duration = time.Since(start)
+	return r
+}
+
+// attempt makes one request into r and says whether to retry and how long
+// the server asked to wait.
+func (f *Fetcher) attempt(ctx context.Context, url string, wantHTML bool, r *Response) (retry bool, wait time.Duration) {
+	*r = Response{Attempts: r.Attempts}
+	release, err := f.host.Acquire(ctx)
+	if err != nil {
+		r.Class, r.Err = ClassCancelled, err
+		return false, 0
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, f.opt.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		r.Class, r.Err = ClassNetwork, err
+		return false, 0
+	}
+	req.Header.Set("User-Agent", f.opt.UserAgent)
+	resp, err := f.client.Do(req)
+	if err != nil {
+		r.Class, r.Err = classify(err), err
+		return r.Class == ClassNetwork || r.Class == ClassTimeout, 0
+	}
+	defer resp.Body.Close()
+	r.Status = resp.StatusCode
+	r.ContentType = resp.Header.Get("Content-Type")
+	r.ETag = resp.Header.Get("ETag")
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
+		wait = retryAfter(resp.Header.Get("Retry-After"))
+		f.host.PauseUntil(time.Now().Add(wait))
+		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)
+		return true, wait
+	case resp.StatusCode >= 500:
+		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)
+		return true, 0
+	case resp.StatusCode != http.StatusOK:
+		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)
+		return false, 0
+	}
+	if wantHTML && !isHTML(r.ContentType) {
+		r.Class, r.Err = ClassNotHTML, fmt.Errorf("content type %q is not HTML", r.ContentType)
+		return false, 0
+	}
+	r.Body, err = io.ReadAll(io.LimitReader(resp.Body, f.opt.MaxBody+1))
+	if err != nil {
+		r.Body = nil
+		r.Class, r.Err = classify(err), fmt.Errorf("reading body: %w", err)
+		return r.Class == ClassNetwork || r.Class == ClassTimeout, 0
+	}
+	if int64(len(r.Body)) > f.opt.MaxBody {
+		r.Body = nil
+		r.Class, r.Err = ClassTooLarge, fmt.Errorf("body larger than %d bytes", f.opt.MaxBody)
+	}
+	return false, 0
+}
+
+func (f *Fetcher) backoff(attempt int) time.Duration {
+	d := f.opt.Backoff << (attempt - 1)
+	d = time.Duration(float64(d) * (0.5 + rand.Float64())) // jitter: 50% to 150%
+	return min(d, f.opt.MaxBackoff)
+}
+
+func classify(err error) string {
+	var re errRedirect
+	var ne net.Error
+	switch {
+	case errors.As(err, &re):
+		return ClassRedirect
+	case errors.Is(err, context.Canceled):
+		return ClassCancelled
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return ClassTimeout
+	}
+	return ClassNetwork
+}
+
+// retryAfter parses Retry-After (seconds or an HTTP date); default 1 s,
+// capped at 10 minutes.
+func retryAfter(v string) time.Duration {
+	d := time.Second
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		d = time.Duration(s) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = time.Until(t)
+	}
+	return min(max(d, 0), 10*time.Minute)
+}
+
+func isHTML(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
+}

@@ -1,0 +1,385 @@
+package crawl
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Scope selects which part of a page links are taken from.
+type Scope int
+
+const (
+	// ScopeBody takes links from the first <p> inside #mw-content-text to
+	// the end of the parser output: the article body, without the sidebar,
+	// header and footer.
+	ScopeBody Scope = iota
+	// ScopeLegacy takes every link after the page's first <p>, as the
+	// reference assignment did (Main_Page then links from every page).
+	ScopeLegacy
+)
+
+// Link is an article link of a page with its topic weight.
+type Link struct {
+	Key    string  // "/wiki/Title", normalised
+	Weight float64 // DESIGN.md's link weight
+}
+
+// Document is what extraction finds in one HTML page.
+type Document struct {
+	Canonical string // key of <link rel="canonical">, "" if none
+	Title     string // text of <title>
+	Links     []Link // distinct article links in document order
+}
+
+// Topics is a compiled topic list. The zero value (no topics) gives every
+// link weight 0.
+type Topics struct {
+	phrases [][]string // each topic as lower-case words
+	raw     []string   // each topic lower-cased, blanks folded: substring form
+	longest int
+}
+
+// NewTopics compiles topic words and phrases; matching is case-insensitive.
+// Blank entries are ignored.
+func NewTopics(topics []string) Topics {
+	var t Topics
+	for _, s := range topics {
+		words := splitWords(strings.ToLower(s))
+		if len(words) == 0 {
+			continue
+		}
+		t.phrases = append(t.phrases, words)
+		t.raw = append(t.raw, strings.Join(strings.Fields(strings.ToLower(s)), " "))
+		t.longest = max(t.longest, len(words))
+	}
+	return t
+}
+
+// Empty reports whether there are no topics.
+func (t Topics) Empty() bool { return len(t.phrases) == 0 }
+
+// containedIn reports whether s (lower case, blanks folded) contains a topic.
+func (t Topics) containedIn(s string) bool {
+	for _, r := range t.raw {
+		if strings.Contains(s, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxDistance is the largest word distance that still gives a weight.
+const maxDistance = 20
+
+// Extract parses an HTML page and returns its canonical key, title and
+// weighted article links. hosts are the hosts whose absolute links count as
+// the job's own.
+func Extract(body []byte, hosts []string, scope Scope, topics Topics) Document {
+	x := extractor{hosts: hosts, scope: scope, topics: topics, seen: map[string]bool{}}
+	x.run(body)
+	return Document{Canonical: x.canonical, Title: strings.TrimSpace(x.title.String()), Links: x.weigh()}
+}
+
+// occurrence is a link's first occurrence: its word position and whether
+// its anchor text or URL names a topic.
+type occurrence struct {
+	key   string
+	pos   int
+	named bool
+}
+
+type extractor struct {
+	hosts  []string
+	scope  Scope
+	topics Topics
+
+	canonical string
+	title     strings.Builder
+	inTitle   bool
+	skip      int // depth inside <script>, <style>, <noscript>
+
+	// Scope tracking by <div> depth.
+	divDepth     int
+	contentDepth int  // depth of #mw-content-text, 0 outside
+	outputDepth  int  // depth of .mw-parser-output, 0 if not seen
+	started      bool // first <p> seen in scope
+	ended        bool // the parser output is closed
+
+	// Words. pos counts words; recent holds the last few, lower-cased, for
+	// phrase matching; hits are [start, end] word spans of topic phrases.
+	pos    int
+	recent [][]byte
+	hits   [][2]int
+
+	anchor    *bytes.Buffer // text of the counted link being read, or nil
+	anchorKey string
+	links     []occurrence
+	seen      map[string]bool
+}
+
+func (x *extractor) run(body []byte) {
+	z := html.NewTokenizer(bytes.NewReader(body))
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			x.closeAnchor()
+			return
+		case html.TextToken:
+			x.text(z.Text())
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			x.start(z, atom.Lookup(name), hasAttr, tt == html.SelfClosingTagToken)
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			x.end(atom.Lookup(name))
+		}
+	}
+}
+
+func (x *extractor) start(z *html.Tokenizer, a atom.Atom, hasAttr, selfClosing bool) {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript:
+		if !selfClosing {
+			x.skip++
+		}
+	case atom.Title:
+		x.inTitle = x.title.Len() == 0
+	case atom.Link:
+		if rel, href := attrs2(z, hasAttr, "rel", "href"); rel == "canonical" {
+			x.canonical, _ = ArticleKey(href, x.hosts)
+		}
+	case atom.Div:
+		x.divDepth++
+		id, class := attrs2(z, hasAttr, "id", "class")
+		if id == "mw-content-text" && x.contentDepth == 0 {
+			x.contentDepth = x.divDepth
+		} else if x.contentDepth > 0 && x.outputDepth == 0 && hasClass(class, "mw-parser-output") {
+			x.outputDepth = x.divDepth
+		}
+	case atom.P:
+		if x.scope == ScopeLegacy || x.contentDepth > 0 {
+			x.started = true
+		}
+	case atom.A:
+		x.closeAnchor()
+		if !x.started || x.ended {
+			return
+		}
+		href, _ := attrs2(z, hasAttr, "href", "")
+		if key, ok := ArticleKey(href, x.hosts); ok {
+			x.anchor, x.anchorKey = new(bytes.Buffer), key
+		}
+	}
+}
+
+func (x *extractor) end(a atom.Atom) {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript:
+		if x.skip > 0 {
+			x.skip--
+		}
+	case atom.Title:
+		x.inTitle = false
+	case atom.A:
+		x.closeAnchor()
+	case atom.Div:
+		if x.scope == ScopeBody && x.started && (x.divDepth == x.outputDepth || x.divDepth == x.contentDepth) {
+			x.ended = true
+		}
+		if x.divDepth == x.outputDepth {
+			x.outputDepth = 0
+		}
+		if x.divDepth == x.contentDepth {
+			x.contentDepth = 0
+		}
+		x.divDepth--
+	}
+}
+
+func (x *extractor) text(b []byte) {
+	if x.skip > 0 {
+		return
+	}
+	if x.inTitle {
+		x.title.Write(b)
+		return
+	}
+	if x.anchor != nil {
+		x.anchor.Write(b)
+		return
+	}
+	forEachWord(b, x.word)
+}
+
+// word records one lower-cased word of the page text and the topic phrases
+// that end at it.
+func (x *extractor) word(w []byte) {
+	if x.topics.Empty() {
+		x.pos++
+		return
+	}
+	if len(x.recent) == x.topics.longest {
+		first := x.recent[0]
+		copy(x.recent, x.recent[1:])
+		x.recent[len(x.recent)-1] = append(first[:0], w...)
+	} else {
+		x.recent = append(x.recent, append([]byte(nil), w...))
+	}
+	for _, ph := range x.topics.phrases {
+		if endsWith(x.recent, ph) {
+			x.hits = append(x.hits, [2]int{x.pos - len(ph) + 1, x.pos})
+		}
+	}
+	x.pos++
+}
+
+// closeAnchor ends the counted link being read: its anchor is one word.
+func (x *extractor) closeAnchor() {
+	if x.anchor == nil {
+		return
+	}
+	key, text := x.anchorKey, x.anchor.Bytes()
+	x.anchor = nil
+	named := false
+	if !x.topics.Empty() {
+		anchor := strings.Join(strings.Fields(strings.ToLower(string(text))), " ")
+		named = x.topics.containedIn(anchor) ||
+			x.topics.containedIn(strings.ToLower(strings.ReplaceAll(key[len("/wiki/"):], "_", " ")))
+		if x.topics.containedIn(anchor) {
+			x.hits = append(x.hits, [2]int{x.pos, x.pos})
+		}
+	}
+	if !x.seen[key] {
+		x.seen[key] = true
+		x.links = append(x.links, occurrence{key, x.pos, named})
+	}
+	x.recent = x.recent[:0] // an anchor breaks any phrase
+	x.pos++
+}
+
+// weigh turns link occurrences into weighted links.
+func (x *extractor) weigh() []Link {
+	links := make([]Link, len(x.links))
+	for i, o := range x.links {
+		links[i] = Link{Key: o.key, Weight: x.weight(o)}
+	}
+	return links
+}
+
+func (x *extractor) weight(o occurrence) float64 {
+	if x.topics.Empty() {
+		return 0
+	}
+	if o.named {
+		return 1
+	}
+	d := -1
+	for _, h := range x.hits {
+		var dist int
+		switch {
+		case h[1] < o.pos:
+			dist = o.pos - h[1] - 1
+		case h[0] > o.pos:
+			dist = h[0] - o.pos - 1
+		default:
+			continue
+		}
+		if d < 0 || dist < d {
+			d = dist
+		}
+	}
+	if d < 0 || d > maxDistance {
+		return 0
+	}
+	return 1 / float64(d+2)
+}
+
+func endsWith(recent [][]byte, phrase []string) bool {
+	if len(recent) < len(phrase) {
+		return false
+	}
+	off := len(recent) - len(phrase)
+	for i, w := range phrase {
+		if string(recent[off+i]) != w {
+			return false
+		}
+	}
+	return true
+}
+
+// forEachWord calls f with each maximal run of letters and digits in b,
+// lower-cased. The slice is only valid during the call.
+func forEachWord(b []byte, f func([]byte)) {
+	var buf [64]byte
+	start := -1
+	for i := 0; i <= len(b); {
+		r, size := rune(-1), 1
+		if i < len(b) {
+			r, size = utf8.DecodeRune(b[i:])
+		}
+		isWord := r >= 0 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+		if isWord && start < 0 {
+			start = i
+		} else if !isWord && start >= 0 {
+			f(lower(buf[:0], b[start:i]))
+			start = -1
+		}
+		i += size
+	}
+}
+
+// lower appends the lower-case form of w to dst.
+func lower(dst, w []byte) []byte {
+	for i := 0; i < len(w); {
+		c := w[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(w[i:])
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		i += size
+	}
+	return dst
+}
+
+// splitWords splits s the way page text is split into words.
+func splitWords(s string) []string {
+	var words []string
+	forEachWord([]byte(s), func(w []byte) { words = append(words, string(w)) })
+	return words
+}
+
+// attrs2 returns the values of up to two attributes of the current tag.
+func attrs2(z *html.Tokenizer, more bool, k1, k2 string) (v1, v2 string) {
+	for more {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		switch string(k) {
+		case k1:
+			v1 = string(v)
+		case k2:
+			v2 = string(v)
+		}
+	}
+	return v1, v2
+}
+
+func hasClass(class, want string) bool {
+	for _, c := range strings.Fields(class) {
+		if c == want {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,46 @@
+package crawl
+
+import "testing"
+
+func TestArticleKey(t *testing.T) {
+	hosts := []string{"en.wikipedia.org"}
+	tests := []struct {
+		href, want string
+		ok         bool
+	}{
+		{"/wiki/Tennis", "/wiki/Tennis", true},
+		{"/wiki/tennis", "/wiki/Tennis", true}, // MediaWiki capitalises the first letter
+		{"/wiki/Grand_Slam_(tennis)", "/wiki/Grand_Slam_(tennis)", true},
+		{"/wiki/Grand%20Slam%20(tennis)", "/wiki/Grand_Slam_(tennis)", true},
+		{"/wiki/Lennon%E2%80%93McCartney", "/wiki/Lennon–McCartney", true},
+		{"/wiki/%C3%A9cole", "/wiki/École", true},
+		{"/wiki/AC/DC", "/wiki/AC/DC", true},
+		{"/wiki/A__b_", "/wiki/A_b", true},
+		{"https://en.wikipedia.org/wiki/Tennis", "/wiki/Tennis", true},
+		{"//en.wikipedia.org/wiki/Tennis", "/wiki/Tennis", true},
+		{"https://de.wikipedia.org/wiki/Tennis", "", false},
+		{"/wiki/Tennis#History", "", false},
+		{"#cite_note-1", "", false},
+		{"/wiki/File:Ball.jpg", "", false},
+		{"/wiki/Special%3ARandom", "", false},
+		{"/w/index.php?title=Tennis", "", false},
+		{"/wiki/Tennis?action=edit", "", false},
+		{"mailto:x@example.org", "", false},
+		{"/wiki/", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := ArticleKey(tt.href, hosts)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ArticleKey(%q) = %q, %v; want %q, %v", tt.href, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestKeyPathRoundTrip(t *testing.T) {
+	for _, key := range []string{"/wiki/Lennon–McCartney", "/wiki/AC/DC", "/wiki/C++", "/wiki/100%_(album)", "/wiki/Who?"} {
+		back, ok := ArticleKey(KeyPath(key), nil)
+		if !ok || back != key {
+			t.Errorf("ArticleKey(KeyPath(%q)) = %q, %v", key, back, ok)
+		}
+	}
+}

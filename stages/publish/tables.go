@@ -1,0 +1,141 @@
+package publish
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/topicrank/topicrank/stages/rank"
+)
+
+// The column lists below are the published schemas; outputs/README.md
+// documents each column and must change with them.
+
+func pagesTable(in *Input) *table {
+	t := newTable(
+		field("job", tString, false),
+		field("run_id", tString, false),
+		field("page", tString, false),
+		field("vertex_id", tInt32, false),
+		field("discovery_order", tInt32, false),
+		field("weight", tFloat64, false),
+		field("fetched_at", tTimestamp, true),
+		field("http_status", tInt32, true),
+		field("error_class", tString, true),
+		field("fetch_error", tString, true),
+		field("attempts", tInt32, false),
+		field("fetch_ms", tInt64, false),
+		field("title", tString, true),
+		field("content_hash", tString, true),
+		field("bytes", tInt64, false),
+		field("links", tInt32, false),
+		field("discovered_as", tString, true),
+		field("duplicate_of", tString, true),
+		field("changed", tBool, true),
+	)
+	pages := in.Crawl.Pages
+	t.constant(0, in.Job, len(pages))
+	t.constant(1, in.RunID, len(pages))
+	for i, p := range pages {
+		t.str(2).Append(p.Key)
+		t.i32(3).Append(int32(i))
+		t.i32(4).Append(int32(i + 1))
+		t.f64(5).Append(p.Weight)
+		if p.FetchedAt.IsZero() {
+			t.ts(6).AppendNull()
+		} else {
+			t.ts(6).Append(arrow.Timestamp(p.FetchedAt.UnixMicro()))
+		}
+		if p.Status == 0 {
+			t.i32(7).AppendNull()
+		} else {
+			t.i32(7).Append(int32(p.Status))
+		}
+		optString(t.str(8), p.Class)
+		optString(t.str(9), p.Error)
+		t.i32(10).Append(int32(p.Attempts))
+		t.i64(11).Append(p.Duration.Milliseconds())
+		optString(t.str(12), p.Title)
+		optString(t.str(13), p.ContentHash)
+		t.i64(14).Append(int64(p.Bytes))
+		t.i32(15).Append(int32(p.Links))
+		optString(t.str(16), p.Discovered)
+		optString(t.str(17), p.DuplicateOf)
+		if prev, ok := in.PreviousHashes[p.Key]; ok && p.ContentHash != "" {
+			t.boolean(18).Append(prev != p.ContentHash)
+		} else {
+			t.boolean(18).AppendNull()
+		}
+	}
+	return t
+}
+
+func edgesTable(in *Input) *table {
+	t := newTable(
+		field("job", tString, false),
+		field("run_id", tString, false),
+		field("src", tString, false),
+		field("dst", tString, false),
+		field("src_id", tInt32, false),
+		field("dst_id", tInt32, false),
+	)
+	g := in.Graph
+	t.constant(0, in.Job, g.NumEdges())
+	t.constant(1, in.RunID, g.NumEdges())
+	for u := range g.NumVertices() {
+		for _, v := range g.Out(uint32(u)) {
+			t.str(2).Append(g.Name(uint32(u)))
+			t.str(3).Append(g.Name(v))
+			t.i32(4).Append(int32(u))
+			t.i32(5).Append(int32(v))
+		}
+	}
+	return t
+}
+
+func degreesTable(in *Input) *table {
+	t := newTable(
+		field("job", tString, false),
+		field("run_id", tString, false),
+		field("page", tString, false),
+		field("vertex_id", tInt32, false),
+		field("in_degree", tInt32, false),
+		field("out_degree", tInt32, false),
+	)
+	g := in.Graph
+	t.constant(0, in.Job, g.NumVertices())
+	t.constant(1, in.RunID, g.NumVertices())
+	for v := range g.NumVertices() {
+		t.str(2).Append(g.Name(uint32(v)))
+		t.i32(3).Append(int32(v))
+		t.i32(4).Append(int32(g.InDegree(uint32(v))))
+		t.i32(5).Append(int32(g.OutDegree(uint32(v))))
+	}
+	return t
+}
+
+func ranksTable(in *Input, r rank.Result) *table {
+	t := newTable(
+		field("job", tString, false),
+		field("run_id", tString, false),
+		field("epsilon", tFloat64, false),
+		field("page", tString, false),
+		field("vertex_id", tInt32, false),
+		field("rank", tFloat64, false),
+		field("position", tInt32, false),
+		field("iterations", tInt32, false),
+		field("residual", tFloat64, false),
+	)
+	g := in.Graph
+	n := g.NumVertices()
+	t.constant(0, in.Job, n)
+	t.constant(1, in.RunID, n)
+	for pos, v := range rank.Order(r.Ranks) {
+		t.f64(2).Append(r.Epsilon)
+		t.str(3).Append(g.Name(v))
+		t.i32(4).Append(int32(v))
+		t.f64(5).Append(r.Ranks[v])
+		t.i32(6).Append(int32(pos + 1))
+		t.i32(7).Append(int32(r.Iterations))
+		t.f64(8).Append(r.Residual)
+	}
+	return t
+}

@@ -1,0 +1,61 @@
+package rank
+
+import "github.com/topicrank/topicrank/stages/graph"
+
+// JaccardTop is the size of the top sets compared by Summary's Jaccard
+// figures.
+const JaccardTop = 100
+
+// Summary is the report of `runner rank`: sizes, top lists and overlaps.
+type Summary struct {
+	Vertices     int              `json:"vertices"`
+	Edges        int              `json:"edges"`
+	TopInDegree  []string         `json:"top_in_degree"`
+	TopOutDegree []string         `json:"top_out_degree"`
+	Results      []EpsilonSummary `json:"results"`
+}
+
+// EpsilonSummary is one epsilon's part of a Summary.
+type EpsilonSummary struct {
+	Epsilon     float64  `json:"epsilon"`
+	Iterations  int      `json:"iterations"`
+	Residual    float64  `json:"residual"`
+	Converged   bool     `json:"converged"`
+	TopPageRank []string `json:"top_pagerank"`
+	Jaccard     Overlap  `json:"jaccard"`
+}
+
+// Overlap holds Jaccard(A,B) of the top-100 sets: A by in-degree, B by
+// out-degree, C by PageRank.
+type Overlap struct {
+	InOut   float64 `json:"in_out"`
+	InRank  float64 `json:"in_rank"`
+	OutRank float64 `json:"out_rank"`
+}
+
+// Summarize builds the Summary of g and its PageRank results with top-k
+// lists of length k.
+func Summarize(g *graph.Graph, results []Result, k int) Summary {
+	in, out := Degrees(g)
+	names := func(ids []uint32) []string {
+		s := make([]string, len(ids))
+		for i, v := range ids {
+			s[i] = g.Name(v)
+		}
+		return s
+	}
+	a, b := TopK(in, JaccardTop), TopK(out, JaccardTop)
+	s := Summary{
+		Vertices: g.NumVertices(), Edges: g.NumEdges(),
+		TopInDegree: names(TopK(in, k)), TopOutDegree: names(TopK(out, k)),
+	}
+	for _, r := range results {
+		c := TopK(r.Ranks, JaccardTop)
+		s.Results = append(s.Results, EpsilonSummary{
+			Epsilon: r.Epsilon, Iterations: r.Iterations, Residual: r.Residual, Converged: r.Converged,
+			TopPageRank: names(TopK(r.Ranks, k)),
+			Jaccard:     Overlap{InOut: Jaccard(a, b), InRank: Jaccard(a, c), OutRank: Jaccard(b, c)},
+		})
+	}
+	return s
+}

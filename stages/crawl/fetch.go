@@ -171,7 +171,7 @@ func (f *Fetcher) attempt(ctx context.Context, url string, wantHTML bool, r *Res
 }
 
 func (f *Fetcher) backoff(attempt int) time.Duration {
-	d := f.opt.Backoff << (attempt - 1)
+	d := f.opt.Backoff << min(attempt-1, 20)
 	d = time.Duration(float64(d) * (0.5 + rand.Float64())) // jitter: 50% to 150%
 	return min(d, f.opt.MaxBackoff)
 }

@@ -1,0 +1,117 @@
+package crawl
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+const ua = "topicrank/0.1 (https://example.org; ops@example.org)"
+
+func TestRobotsPrecedence(t *testing.T) {
+	txt := `User-agent: *
+Disallow: /wiki/Secret
+Allow: /wiki/Secret_Garden
+Disallow: /wiki/Tie
+Allow: /wiki/Tie
+Allow: /wiki/Long
+Disallow: /wiki/Longer
+
+User-agent: topicrank
+Disallow: /wiki/Only_us
+`
+	r, err := ParseRobots(200, []byte(txt), ua)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key   string
+		allow bool
+	}{
+		{"/wiki/Secret_1", true},          // the topicrank group replaces '*'
+		{"/wiki/Only_us", false},          // matched on the product token
+		{"/wiki/Only_us_and_more", false}, // rules are prefixes
+		{"/wiki/Tennis", true},
+	}
+	for _, tt := range tests {
+		if got := r.Allowed(tt.key); got != tt.allow {
+			t.Errorf("Allowed(%s) = %v, want %v", tt.key, got, tt.allow)
+		}
+	}
+
+	star, err := ParseRobots(200, []byte(txt), "otherbot/1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		key   string
+		allow bool
+	}{
+		{"/wiki/Secret_1", false},
+		{"/wiki/Secret_Garden", true}, // longest match wins
+		{"/wiki/Tie", true},           // equal length: Allow wins, though Disallow comes first
+		{"/wiki/Longer_x", false},     // longest match wins over an earlier Allow
+		{"/wiki/Long_x", true},
+	} {
+		if got := star.Allowed(tt.key); got != tt.allow {
+			t.Errorf("'*' group: Allowed(%s) = %v, want %v", tt.key, got, tt.allow)
+		}
+	}
+}
+
+func TestRobotsStatus(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		allow  bool
+	}{{404, true}, {403, true}, {500, false}, {503, false}, {0, false}} {
+		r, err := ParseRobots(tt.status, []byte("User-agent: *\nDisallow: /\n"), ua)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Allowed("/wiki/Tennis"); got != tt.allow {
+			t.Errorf("status %d: Allowed = %v, want %v", tt.status, got, tt.allow)
+		}
+	}
+}
+
+// Percent-encoded and decoded rules both apply.
+func TestRobotsEncodedPaths(t *testing.T) {
+	r, err := ParseRobots(200, []byte("User-agent: *\nDisallow: /wiki/Caf%C3%A9_secret\nDisallow: /wiki/Ünicode\n"), ua)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"/wiki/Café_secret", "/wiki/Ünicode"} {
+		if r.Allowed(key) {
+			t.Errorf("Allowed(%s) = true, want false", key)
+		}
+	}
+}
+
+// Wikipedia's real robots.txt (2017 with a BOM, and 2023): articles are
+// allowed, /w/ is not, the bans of named bots do not touch a topicrank
+// agent.
+func TestRobotsRealWikipedia(t *testing.T) {
+	for _, year := range []string{"2017", "2023"} {
+		path := filepath.Join("..", "..", "..", "shared", "data", "robots", "en.wikipedia.org-robots-"+year+".txt")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Skipf("%s absent: %v", path, err)
+		}
+		r, err := ParseRobots(200, b, ua)
+		if err != nil {
+			t.Fatalf("%s: %v", year, err)
+		}
+		if !r.Allowed("/wiki/Tennis") || !r.Allowed("/wiki/Lennon–McCartney") || r.Allowed("/w/index.php") ||
+			r.Allowed("/wiki/Special:Zufällige_Seite") {
+			t.Errorf("%s: Tennis allowed %v, /w/ %v, Special:Zufällige_Seite %v", year,
+				r.Allowed("/wiki/Tennis"), r.Allowed("/w/index.php"), r.Allowed("/wiki/Special:Zufällige_Seite"))
+		}
+		banned, err := ParseRobots(200, b, "HTTrack 3.0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if banned.Allowed("/wiki/Tennis") {
+			t.Errorf("%s: HTTrack is banned outright but allowed", year)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	for _, n := range jobNodes {
 		j := d.job(n, defaults)
 		if first, dup := seen[j.Name]; dup && j.Name != "" {
-			d.errorf(n, j.Name, "name", "duplicate job name (first at line %d)", first)
+			d.errorf(n, jobCtx(j.Name), "name", "duplicate job name (first at line %d)", first)
 		}
 		seen[j.Name] = n.Line
 		cfg.Jobs = append(cfg.Jobs, j)
@@ -130,10 +130,12 @@ type decoder struct {
 	lines map[string]int // line of each field of the current job
 }
 
-func (d *decoder) errorf(n *yaml.Node, job, field, format string, args ...any) {
+// errorf records a problem at n's line. ctx says where in the file it is:
+// "defaults", `job "tennis"`, or "" at the top level.
+func (d *decoder) errorf(n *yaml.Node, ctx, field, format string, args ...any) {
 	where := fmt.Sprintf("%s:%d", d.file, n.Line)
-	if job != "" {
-		where += fmt.Sprintf(": job %q", job)
+	if ctx != "" {
+		where += ": " + ctx
 	}
 	if field != "" {
 		where += ": " + field
@@ -143,16 +145,16 @@ func (d *decoder) errorf(n *yaml.Node, job, field, format string, args ...any) {
 
 // mapping calls the handler of each key of a mapping node; unknown keys
 // are errors.
-func (d *decoder) mapping(n *yaml.Node, job string, handlers map[string]func(*yaml.Node)) {
+func (d *decoder) mapping(n *yaml.Node, ctx string, handlers map[string]func(*yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, job, "", "want a mapping of keys to values")
+		d.errorf(n, ctx, "", "want a mapping of keys to values")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		h, ok := handlers[k.Value]
 		if !ok {
-			d.errorf(k, job, k.Value, "unknown key (known: %s)", known(handlers))
+			d.errorf(k, ctx, k.Value, "unknown key (known: %s)", known(handlers))
 			continue
 		}
 		h(v)
@@ -169,7 +171,7 @@ func known(handlers map[string]func(*yaml.Node)) string {
 }
 
 // decode decodes a scalar or list value into dst, reporting type errors.
-func (d *decoder) decode(n *yaml.Node, job, field string, dst any) bool {
+func (d *decoder) decode(n *yaml.Node, ctx, field string, dst any) bool {
 	if d.lines != nil {
 		d.lines[field] = n.Line
 	}
@@ -177,22 +179,22 @@ func (d *decoder) decode(n *yaml.Node, job, field string, dst any) bool {
 		var te *yaml.TypeError
 		msg := err.Error()
 		if errors.As(err, &te) {
-			msg = strings.Join(te.Errors, "; ")
+			msg = lineRef.ReplaceAllString(strings.Join(te.Errors, "; "), "")
 		}
-		d.errorf(n, job, field, "%s", msg)
+		d.errorf(n, ctx, field, "%s", msg)
 		return false
 	}
 	return true
 }
 
 // settings decodes the keys that defaults and jobs share into j.
-func (d *decoder) settings(n *yaml.Node, job string, j *Job) {
-	d.mapping(n, job, d.settingHandlers(job, j))
+func (d *decoder) settings(n *yaml.Node, ctx string, j *Job) {
+	d.mapping(n, ctx, d.settingHandlers(ctx, j))
 }
 
-func (d *decoder) settingHandlers(job string, j *Job) map[string]func(*yaml.Node) {
+func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node) {
 	field := func(name string, dst any) func(*yaml.Node) {
-		return func(n *yaml.Node) { d.decode(n, job, name, dst) }
+		return func(n *yaml.Node) { d.decode(n, ctx, name, dst) }
 	}
 	return map[string]func(*yaml.Node){
 		"base_url":   field("base_url", &j.BaseURL),
@@ -204,7 +206,7 @@ func (d *decoder) settingHandlers(job string, j *Job) map[string]func(*yaml.Node
 		"link_scope": field("link_scope", &j.LinkScope),
 		"keep":       field("keep", &j.Keep),
 		"politeness": func(n *yaml.Node) {
-			d.mapping(n, job, map[string]func(*yaml.Node){
+			d.mapping(n, ctx, map[string]func(*yaml.Node){
 				"max_rps":     field("politeness.max_rps", &j.MaxRPS),
 				"concurrency": field("politeness.concurrency", &j.Concurrency),
 			})
@@ -212,7 +214,12 @@ func (d *decoder) settingHandlers(job string, j *Job) map[string]func(*yaml.Node
 	}
 }
 
-var jobName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var (
+	jobName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	lineRef = regexp.MustCompile(`line \d+: `) // yaml.v3's own, already in our prefix
+)
+
+func jobCtx(name string) string { return fmt.Sprintf("job %q", name) }
 
 // job decodes one job over the defaults and validates the merged result.
 func (d *decoder) job(n *yaml.Node, defaults Job) Job {
@@ -225,16 +232,17 @@ func (d *decoder) job(n *yaml.Node, defaults Job) Job {
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == "name" {
-				d.decode(n.Content[i+1], "", "name", &j.Name)
+				d.decode(n.Content[i+1], "job", "name", &j.Name)
 			}
 		}
 	}
-	h := d.settingHandlers(j.Name, &j)
+	ctx := jobCtx(j.Name)
+	h := d.settingHandlers(ctx, &j)
 	h["name"] = func(*yaml.Node) {}
-	h["schedule"] = func(v *yaml.Node) { d.decode(v, j.Name, "schedule", &j.Schedule) }
-	h["seeds"] = func(v *yaml.Node) { d.decode(v, j.Name, "seeds", &j.Seeds) }
-	h["topics"] = func(v *yaml.Node) { d.decode(v, j.Name, "topics", &j.Topics) }
-	d.mapping(n, j.Name, h)
+	h["schedule"] = func(v *yaml.Node) { d.decode(v, ctx, "schedule", &j.Schedule) }
+	h["seeds"] = func(v *yaml.Node) { d.decode(v, ctx, "seeds", &j.Seeds) }
+	h["topics"] = func(v *yaml.Node) { d.decode(v, ctx, "topics", &j.Topics) }
+	d.mapping(n, ctx, h)
 	d.validate(n, &j)
 	return j
 }
@@ -247,7 +255,7 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 		if line, ok := d.lines[field]; ok {
 			at = &yaml.Node{Line: line}
 		}
-		d.errorf(at, j.Name, field, format, args...)
+		d.errorf(at, jobCtx(j.Name), field, format, args...)
 	}
 	if !jobName.MatchString(j.Name) {
 		bad("name", "%q is not a safe path segment: want [a-z0-9][a-z0-9_-]*", j.Name)

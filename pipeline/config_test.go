@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+)
+
+const validYAML = `defaults:
+  user_agent: "topicrank/0.1 (https://example.org; ops@example.org)"
+  politeness: {max_rps: 3, concurrency: 4}
+  max_pages: 50
+jobs:
+  - name: tennis
+    schedule: "0 2 * * *"
+    seeds: [/wiki/Tennis]
+    topics: [tennis, grand slam]
+    max_pages: 1000
+  - name: plain
+    schedule: "@daily"
+    seeds: [/wiki/Seattle, /wiki/Tacoma]
+    weighted: false
+    link_scope: legacy
+    keep: 3
+    epsilons: [0.001]
+    politeness: {max_rps: 1}
+`
+
+func TestParseConfigMergesDefaults(t *testing.T) {
+	cfg, err := ParseConfig("jobs.yaml", []byte(validYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tennis, _ := cfg.Job("tennis")
+	plain, _ := cfg.Job("plain")
+	if tennis.MaxPages != 1000 || tennis.MaxRPS != 3 || tennis.Concurrency != 4 || !tennis.Weighted ||
+		tennis.BaseURL != "https://en.wikipedia.org" || tennis.Beta != 0.85 || len(tennis.Epsilons) != 2 || tennis.LinkScope != "body" {
+		t.Errorf("tennis = %+v", tennis)
+	}
+	// A job's politeness block replaces only the keys it names.
+	if plain.MaxPages != 50 || plain.MaxRPS != 1 || plain.Concurrency != 4 || plain.Weighted || plain.Keep != 3 ||
+		plain.LinkScope != "legacy" || len(plain.Epsilons) != 1 || tennis.Line != 6 || plain.Line != 11 {
+		t.Errorf("plain = %+v", plain)
+	}
+	if tennis.Digest() == plain.Digest() || tennis.Digest() != tennis.Digest() {
+		t.Error("digests must differ between jobs and be stable")
+	}
+}
+
+// Every error names the file, the line, the job and the field.
+func TestParseConfigErrors(t *testing.T) {
+	cases := []struct {
+		old, new, want string
+	}{
+		{"    max_pages: 1000\n", "    max_pagez: 1000\n", `jobs.yaml:10: job "tennis": max_pagez: unknown key`},
+		{"    max_pages: 1000\n", "    max_pages: lots\n", `jobs.yaml:10: job "tennis": max_pages: cannot unmarshal !!str`},
+		{"    max_pages: 1000\n", "    max_pages: 0\n", `jobs.yaml:10: job "tennis": max_pages: must be at least 1`},
+		{"  - name: plain\n", "  - name: tennis\n", `jobs.yaml:11: job "tennis": name: duplicate job name (first at line 6)`},
+		{"  - name: plain\n", "  - name: ../evil\n", `jobs.yaml:11: job "../evil": name: "../evil" is not a safe path segment`},
+		{"    seeds: [/wiki/Tennis]\n", "    seeds: []\n", `jobs.yaml:8: job "tennis": seeds: empty`},
+		{"    seeds: [/wiki/Tennis]\n", "    seeds: [Tennis]\n", `jobs.yaml:8: job "tennis": seeds: "Tennis" is not an article path`},
+		{"    topics: [tennis, grand slam]\n", "    topics: [' ', '']\n", `jobs.yaml:9: job "tennis": topics: every entry is blank`},
+		{"    epsilons: [0.001]\n", "    epsilons: [0.01, -1]\n", `jobs.yaml:17: job "plain": epsilons: -1 must be > 0`},
+		{"  max_pages: 50\n", "  max_pages: 50\n  beta: 1.5\n", `job "plain": beta: 1.5 must be in (0,1)`},
+		{`    schedule: "@daily"`, `    schedule: "61 * * * *"`, `jobs.yaml:12: job "plain": schedule: "61 * * * *"`},
+		{`  user_agent: "topicrank/0.1 (https://example.org; ops@example.org)"`, `  user_agent: "topicrank"`, `user_agent: "topicrank" has no contact`},
+		{"    link_scope: legacy\n", "    link_scope: sidebar\n", `jobs.yaml:15: job "plain": link_scope: "sidebar": want body or legacy`},
+		{"    politeness: {max_rps: 1}\n", "    politeness: {max_rps: 1, burst: 3}\n", `jobs.yaml:18: job "plain": burst: unknown key`},
+		{"defaults:\n", "defaults:\n  colour: blue\n", `jobs.yaml:2: defaults: colour: unknown key`},
+	}
+	for _, c := range cases {
+		if !strings.Contains(validYAML, c.old) {
+			t.Fatalf("test edit %q does not apply", c.old)
+		}
+		_, err := ParseConfig("jobs.yaml", []byte(strings.Replace(validYAML, c.old, c.new, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("edit %q: err = %v\nwant it to contain %q", c.new, err, c.want)
+		}
+		if KindOf(err) != Invalid {
+			t.Errorf("edit %q: kind %v, want Invalid", c.new, KindOf(err))
+		}
+	}
+}
+
+func TestParseConfigReportsEveryProblem(t *testing.T) {
+	bad := strings.Replace(strings.Replace(validYAML, "max_pages: 1000", "max_pages: -1", 1), "link_scope: legacy", "link_scope: x", 1)
+	_, err := ParseConfig("jobs.yaml", []byte(bad))
+	if err == nil || !strings.Contains(err.Error(), "max_pages") || !strings.Contains(err.Error(), "link_scope") {
+		t.Errorf("err = %v, want both problems", err)
+	}
+}
+
+func TestParseConfigNotYAML(t *testing.T) {
+	for _, in := range []string{"", "jobs: [", "- a\n- b\n", "defaults: {}\n"} {
+		if _, err := ParseConfig("jobs.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), "jobs.yaml") {
+			t.Errorf("%q: err = %v", in, err)
+		}
+	}
+}

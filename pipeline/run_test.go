@@ -1,0 +1,280 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+)
+
+func testJob(name string, maxPages int) Job {
+	return Job{
+		Name: name, Seeds: []string{"/wiki/Page_0"}, Topics: []string{"tennis", "grand slam"}, Weighted: true,
+		LinkScope: "body", MaxPages: maxPages, BaseURL: "https://en.wikipedia.org",
+		UserAgent: "topicrank-test/0.1 (ops@example.org)", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,
+		MaxRPS: 1000, Concurrency: 4,
+	}
+}
+
+// testRunner runs against base with a clock that advances one hour a run,
+// so that run ids never collide.
+func testRunner(t *testing.T, base string) *Runner {
+	t.Helper()
+	r := NewRunner(t.TempDir(), slog.New(slog.DiscardHandler))
+	r.BaseURL = base
+	clock := time.Date(2026, 11, 21, 2, 0, 0, 0, time.UTC)
+	r.Now = func() time.Time { clock = clock.Add(time.Hour); return clock }
+	return r
+}
+
+// verifyRun checks a published run: its manifest lists exactly the files
+// on disk with their sha256 and row counts, and the graph keeps DESIGN.md's
+// invariants.
+func verifyRun(t *testing.T, dir string) *Manifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	onDisk := map[string]bool{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() != "manifest.json" {
+			rel, _ := filepath.Rel(dir, p)
+			onDisk[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	for _, f := range m.Files {
+		data, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != f.SHA256 || int64(len(data)) != f.Bytes {
+			t.Errorf("%s: sha256 or size differs from the manifest", f.Path)
+		}
+		if strings.HasSuffix(f.Path, ".parquet") {
+			if rows := parquetRows(t, filepath.Join(dir, f.Path)); rows != f.Rows {
+				t.Errorf("%s: %d rows, manifest says %d", f.Path, rows, f.Rows)
+			}
+		}
+		delete(onDisk, f.Path)
+	}
+	if len(onDisk) > 0 {
+		t.Errorf("files not in the manifest: %v", onDisk)
+	}
+	n, edges := readGraphFile(t, filepath.Join(dir, "graph.txt"))
+	if n != m.Counts.Vertices || edges != m.Counts.Edges {
+		t.Errorf("graph.txt: %d vertices %d edges; manifest %d, %d", n, edges, m.Counts.Vertices, m.Counts.Edges)
+	}
+	return &m
+}
+
+func parquetRows(t *testing.T, path string) int64 {
+	t.Helper()
+	r, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	defer r.Close()
+	return r.NumRows()
+}
+
+// readGraphFile checks graph.txt's invariants and returns its counts.
+func readGraphFile(t *testing.T, path string) (vertices, edges int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Scan()
+	vertices, err = strconv.Atoi(sc.Text())
+	if err != nil {
+		t.Fatalf("graph.txt header %q", sc.Text())
+	}
+	seen := map[string]bool{}
+	names := map[string]bool{}
+	for sc.Scan() {
+		u, v, _ := strings.Cut(sc.Text(), " ")
+		if u == v || seen[sc.Text()] {
+			t.Errorf("graph.txt: self-loop or duplicate %q", sc.Text())
+		}
+		seen[sc.Text()] = true
+		names[u], names[v] = true, true
+		edges++
+	}
+	if len(names) > vertices {
+		t.Errorf("graph.txt names %d vertices, header says %d", len(names), vertices)
+	}
+	return vertices, edges
+}
+
+func TestRunPublishesCompleteRun(t *testing.T) {
+	w := wikitest.New(t, 400)
+	r := testRunner(t, w.URL())
+	m, err := r.Run(context.Background(), testJob("tennis", 120))
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest, _ := Latest(r.OutDir, "tennis")
+	if latest != m.RunID || m.Status != StatusComplete {
+		t.Fatalf("LATEST = %q, run %q status %s", latest, m.RunID, m.Status)
+	}
+	got := verifyRun(t, filepath.Join(r.OutDir, "tennis", m.RunID))
+	if got.Counts.Vertices != 120 || got.Counts.Fetched+got.Counts.Failed != 120 || len(got.Ranks) != 2 {
+		t.Errorf("manifest counts %+v ranks %+v", got.Counts, got.Ranks)
+	}
+	wantFiles := []string{"graph.txt", "edges.parquet", "degrees.parquet", "pages.parquet",
+		"ranks/epsilon=0.01/ranks.parquet", "ranks/epsilon=0.005/ranks.parquet"}
+	for i, f := range got.Files {
+		if f.Path != wantFiles[i] {
+			t.Errorf("file %d = %s, want %s", i, f.Path, wantFiles[i])
+		}
+	}
+	for path := range w.Requests() {
+		if strings.HasPrefix(path, "/wiki/Secret_") {
+			t.Errorf("disallowed %s requested", path)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(r.OutDir, "tennis")); len(entries) != 3 { // run, LATEST, .lock
+		t.Errorf("job directory holds %d entries, want the run, LATEST and .lock", len(entries))
+	}
+}
+
+// A partial run is published and says so, but LATEST stays on the last
+// complete run and the runner reports failure.
+func TestRunPartialKeepsLatest(t *testing.T) {
+	w := wikitest.New(t, 100)
+	r := testRunner(t, w.URL())
+	first, err := r.Run(context.Background(), testJob("tennis", 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := testJob("tennis", 30)
+	job.Seeds = []string{"/wiki/Nowhere"}
+	m, err := r.Run(context.Background(), job)
+	if err == nil || KindOf(err) != Failed || !strings.Contains(err.Error(), "seed /wiki/Nowhere: HTTP 404") {
+		t.Fatalf("err = %v, want a Failed error naming the seed", err)
+	}
+	if m == nil || m.Status != StatusPartial {
+		t.Fatalf("manifest %+v, want status partial", m)
+	}
+	verifyRun(t, filepath.Join(r.OutDir, "tennis", m.RunID))
+	if latest, _ := Latest(r.OutDir, "tennis"); latest != first.RunID {
+		t.Errorf("LATEST = %s, want the complete run %s", latest, first.RunID)
+	}
+}
+
+func TestRunRetentionAndStaleTemp(t *testing.T) {
+	w := wikitest.New(t, 100)
+	r := testRunner(t, w.URL())
+	stale := filepath.Join(r.OutDir, "tennis", tmpPrefix+"20200101T000000Z")
+	if err := os.MkdirAll(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(stale, "graph.txt"), []byte("half"), 0o644)
+	job := testJob("tennis", 20)
+	job.Keep = 2
+	var ids []string
+	for range 3 {
+		m, err := r.Run(context.Background(), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, m.RunID)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale temporary run still there: %v", err)
+	}
+	runs, _ := publishedRuns(filepath.Join(r.OutDir, "tennis"))
+	if strings.Join(runs, " ") != ids[1]+" "+ids[2] {
+		t.Errorf("runs kept = %v, want the last two of %v", runs, ids)
+	}
+}
+
+// The second run of unchanged content marks every fetched page unchanged.
+func TestRunChangesSinceLastRun(t *testing.T) {
+	w := wikitest.New(t, 100)
+	r := testRunner(t, w.URL())
+	if _, err := r.Run(context.Background(), testJob("tennis", 40)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Run(context.Background(), testJob("tennis", 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Counts.Changed != 0 {
+		t.Errorf("changed = %d on unchanged content", m.Counts.Changed)
+	}
+}
+
+func TestRunBadOutputs(t *testing.T) {
+	w := wikitest.New(t, 50)
+	r := testRunner(t, w.URL())
+	if _, err := r.Run(context.Background(), testJob("../escape", 5)); err == nil || KindOf(err) != Invalid {
+		t.Errorf("job name escaping the root: err = %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(r.OutDir)); len(entries) != 1 {
+		t.Errorf("something was written beside the output root: %v", entries)
+	}
+	blocker := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocker, nil, 0o644)
+	r.OutDir = filepath.Join(blocker, "outputs") // a path through a regular file
+	if _, err := r.Run(context.Background(), testJob("tennis", 5)); err == nil || !strings.Contains(err.Error(), "output directory") {
+		t.Errorf("unwritable output root: err = %v", err)
+	}
+}
+
+// A disk that fills up during publication fails the run and leaves the
+// previous run and LATEST as they were, with no temporary directory.
+func TestRunDiskFull(t *testing.T) {
+	dir := t.TempDir()
+	if err := mountTmpfs(dir, "160k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs here: %v", err)
+	}
+	defer unmount(dir)
+	w := wikitest.New(t, 600)
+	r := testRunner(t, w.URL())
+	r.OutDir = dir
+	first, err := r.Run(context.Background(), testJob("tennis", 20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(context.Background(), testJob("tennis", 600))
+	if err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("err = %v, want no space left", err)
+	}
+	if latest, _ := Latest(dir, "tennis"); latest != first.RunID {
+		t.Errorf("LATEST = %q after a failed publication, want %q", latest, first.RunID)
+	}
+	verifyRun(t, filepath.Join(dir, "tennis", first.RunID))
+	entries, _ := os.ReadDir(filepath.Join(dir, "tennis"))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if fmt.Sprint(names) != fmt.Sprint([]string{".lock", first.RunID, "LATEST"}) {
+		t.Errorf("job directory = %v", names)
+	}
+}
+

@@ -1,0 +1,238 @@
+//go:build cgo
+
+package pipeline
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	_ "github.com/marcboeker/go-duckdb" // real DuckDB, for tests only: cgo stays out of the runner
+
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+	"github.com/topicrank/topicrank/stages/graph"
+	"github.com/topicrank/topicrank/stages/rank"
+)
+
+// runState is one run's in-memory results, computed by calling the stages
+// directly on the same (static) wiki the runner crawled.
+type runState struct {
+	id    string
+	res   *crawl.Result
+	g     *graph.Graph
+	ranks map[float64]rank.Result
+}
+
+// TestOutputsREADMEQueries runs every query of outputs/README.md with
+// DuckDB against two published runs and checks each answer.
+func TestOutputsREADMEQueries(t *testing.T) {
+	queries := readmeQueries(t)
+	w := wikitest.New(t, 300)
+	r := testRunner(t, w.URL())
+	r.OutDir = filepath.Join(t.TempDir(), "outputs")
+	var runs []runState
+	for _, max := range []int{60, 90} {
+		job := testJob("tennis", max)
+		m, err := r.Run(context.Background(), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := crawl.Crawl(context.Background(), r.crawlConfig(job, r.logger()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := buildGraph(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := runState{id: m.RunID, res: res, g: g, ranks: map[float64]rank.Result{}}
+		for _, rr := range rank.PageRank(g, job.Beta, job.Epsilons) {
+			st.ranks[rr.Epsilon] = rr
+		}
+		runs = append(runs, st)
+	}
+
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // the search path is per connection
+	if _, err := db.Exec(fmt.Sprintf("SET file_search_path = '%s'", filepath.Dir(r.OutDir))); err != nil {
+		t.Fatal(err)
+	}
+	want := expectedAnswers(runs)
+	for name, q := range queries {
+		exp, ok := want[name]
+		if !ok {
+			t.Errorf("outputs/README.md query %q has no check in this test: add one", name)
+			continue
+		}
+		got := query(t, db, q)
+		if !slices.Equal(got, exp) {
+			t.Errorf("query %s:\n got %q\nwant %q", name, got, exp)
+		}
+		delete(want, name)
+	}
+	for name := range want {
+		t.Errorf("query %s is checked here but missing from outputs/README.md", name)
+	}
+}
+
+var queryBlock = regexp.MustCompile("(?s)```sql\n-- query: (\\w+)\n(.*?)```")
+
+func readmeQueries(t *testing.T) map[string]string {
+	b, err := os.ReadFile(filepath.Join("..", "outputs", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := map[string]string{}
+	for _, m := range queryBlock.FindAllStringSubmatch(string(b), -1) {
+		q[m[1]] = m[2]
+	}
+	if len(q) < 5 {
+		t.Fatalf("found %d queries in outputs/README.md", len(q))
+	}
+	return q
+}
+
+// query returns each row as its values joined by " | ".
+func query(t *testing.T, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, row(vals...))
+	}
+	return out
+}
+
+func row(vals ...any) string {
+	s := make([]string, len(vals))
+	for i, v := range vals {
+		switch v := v.(type) {
+		case float64:
+			s[i] = strconv.FormatFloat(v, 'g', -1, 64)
+		default:
+			s[i] = fmt.Sprint(v)
+		}
+	}
+	return strings.Join(s, " | ")
+}
+
+func expectedAnswers(runs []runState) map[string][]string {
+	prev, cur := runs[0], runs[1]
+	want := map[string][]string{}
+	for _, eps := range []float64{0.01, 0.005} {
+		rr := cur.ranks[eps]
+		for i, v := range rank.TopK(rr.Ranks, 10) {
+			want["top_pages"] = append(want["top_pages"], row(eps, int32(i+1), cur.g.Name(v), rr.Ranks[v]))
+		}
+	}
+	for _, st := range runs {
+		for _, eps := range []float64{0.01, 0.005} {
+			rr := st.ranks[eps]
+			pos := slices.Index(rank.Order(rr.Ranks), 0) // Page_0 is the seed, vertex 0
+			want["page_history"] = append(want["page_history"], row(st.id, eps, int32(pos+1), rr.Ranks[0]))
+		}
+	}
+	want["biggest_moves"] = moves(prev, cur)
+
+	in, out := rank.Degrees(cur.g)
+	r5 := cur.ranks[0.005]
+	order := rank.Order(r5.Ranks)
+	for _, v := range rank.TopK(in, 10) {
+		want["indegree_vs_rank"] = append(want["indegree_vs_rank"],
+			row(cur.g.Name(v), int32(in[v]), int32(out[v]), r5.Ranks[v], int32(slices.Index(order, v)+1)))
+	}
+
+	outcomes := map[string]int{}
+	for _, p := range cur.res.Pages {
+		class := p.Class
+		if class == "" {
+			class = "ok"
+		}
+		outcomes[class]++
+	}
+	var names []string
+	for k := range outcomes {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if outcomes[names[i]] != outcomes[names[j]] {
+			return outcomes[names[i]] > outcomes[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	for _, k := range names {
+		want["fetch_outcomes"] = append(want["fetch_outcomes"], row(k, int64(outcomes[k])))
+	}
+	return want
+}
+
+// moves is biggest_moves computed in Go.
+func moves(prev, cur runState) []string {
+	type move struct {
+		page            string
+		before, after   float64
+		placesUp        int32
+		absMoved, moved float64
+	}
+	pr, cr := prev.ranks[0.005], cur.ranks[0.005]
+	prevPos := positions(pr.Ranks)
+	curPos := positions(cr.Ranks)
+	prevID := map[string]int{}
+	for v, n := range prev.g.Names() {
+		prevID[n] = v
+	}
+	var ms []move
+	for v, n := range cur.g.Names() {
+		p, ok := prevID[n]
+		if !ok {
+			continue
+		}
+		d := cr.Ranks[v] - pr.Ranks[p]
+		ms = append(ms, move{n, pr.Ranks[p], cr.Ranks[v], int32(prevPos[p] - curPos[v]), max(d, -d), d})
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].absMoved != ms[j].absMoved {
+			return ms[i].absMoved > ms[j].absMoved
+		}
+		return ms[i].page < ms[j].page
+	})
+	var rows []string
+	for _, m := range ms[:10] {
+		rows = append(rows, row(m.page, m.before, m.after, m.moved, m.placesUp))
+	}
+	return rows
+}
+
+func positions(ranks []float64) []int {
+	pos := make([]int, len(ranks))
+	for i, v := range rank.Order(ranks) {
+		pos[v] = i + 1
+	}
+	return pos
+}

@@ -27,6 +27,7 @@ type Manifest struct {
 	StageSeconds map[string]float64 `json:"stage_seconds"`
 	Counts       Counts             `json:"counts"`
 	Robots       string             `json:"robots"`
+	Merged       []string           `json:"merged,omitempty"` // "redirect title -> article"
 	Ranks        []RankSummary      `json:"ranks"`
 	Files        []publish.File     `json:"files"`
 }

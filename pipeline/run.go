@@ -92,6 +92,9 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 
 	prev := r.previousHashes(dir, log)
 	m.Robots = res.Robots
+	for _, p := range res.Merged {
+		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
+	}
 	m.Counts = countPages(res.Pages, prev)
 	m.Counts.Edges = g.NumEdges()
 	for _, rr := range ranks {

@@ -10,8 +10,6 @@ package crawl
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -45,7 +43,7 @@ type Progress struct {
 type Page struct {
 	Key         string  // vertex name: "/wiki/Title", canonical once fetched
 	Discovered  string  // the key it was discovered as, if a redirect renamed it
-	DuplicateOf string  // canonical key already held by another vertex
+	DuplicateOf string  // in Result.Merged: the vertex whose article this was
 	Weight      float64 // weight when queued
 	Status      int     // last HTTP status, 0 if none
 	Class       string  // error class, "" for a usable page
@@ -66,6 +64,9 @@ type Edge struct{ From, To uint32 }
 type Result struct {
 	Pages    []Page // indexed by vertex id: discovery order
 	Edges    []Edge // in the order the BFS recorded them
+	// Merged are pages fetched under a redirect title whose canonical
+	// article was already a vertex: they were folded into that vertex.
+	Merged   []Page
 	Complete bool   // false when a seed failed or the crawl was interrupted
 	Problems []string
 	Started  time.Time
@@ -102,11 +103,13 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		visited: make(map[string]uint32),
 		started: make(map[string]chan fetched),
 		seeds:   make(map[uint32]bool),
+		merged:  make(map[uint32]uint32),
 		res:     &Result{Complete: true, Started: time.Now().UTC()},
 	}
 	c.robots = c.readRobots(ctx, limit)
 	c.seed()
 	c.loop(ctx)
+	c.compact()
 	return c.res, nil
 }
 
@@ -122,6 +125,7 @@ type crawler struct {
 	visited map[string]uint32 // key (and redirect aliases) -> vertex id
 	started map[string]chan fetched
 	seeds   map[uint32]bool
+	merged  map[uint32]uint32 // vertex -> the vertex it was folded into
 	res     *Result
 	failed  int
 }
@@ -165,7 +169,7 @@ func (c *crawler) seed() {
 			c.problem("seed %q is not an article path /wiki/Title", s)
 		case !c.robots.Allowed(key):
 			c.problem("seed %s is disallowed by robots.txt (%s)", key, c.res.Robots)
-		case len(c.res.Pages) < c.cfg.MaxPages:
+		case c.vertices() < c.cfg.MaxPages:
 			if _, dup := c.visited[key]; !dup {
 				c.seeds[c.discover(key, c.seedWeight())] = true
 			}
@@ -185,140 +189,3 @@ func (c *crawler) problem(format string, args ...any) {
 	c.res.Problems = append(c.res.Problems, fmt.Sprintf(format, args...))
 }
 
-// discover makes key a vertex and queues it.
-func (c *crawler) discover(key string, weight float64) uint32 {
-	id := uint32(len(c.res.Pages))
-	c.visited[key] = id
-	c.res.Pages = append(c.res.Pages, Page{Key: key, Weight: weight})
-	c.queue.Add(key, weight)
-	return id
-}
-
-// loop is the weighted BFS of DESIGN.md.
-func (c *crawler) loop(ctx context.Context) {
-	defer c.drain()
-	for c.queue.Len() > 0 {
-		if ctx.Err() != nil {
-			c.problem("interrupted with %d pages not fetched: %v", c.queue.Len(), ctx.Err())
-			return
-		}
-		key, _ := c.queue.Extract()
-		c.prefetch(ctx)
-		f := <-c.start(ctx, key)
-		delete(c.started, key)
-		c.process(key, f)
-		c.report()
-	}
-}
-
-// window is how many fetches may run ahead of the loop.
-func (c *crawler) window() int { return 2 * max(c.cfg.Concurrency, 1) }
-
-// prefetch starts fetches for the items the loop will extract next.
-func (c *crawler) prefetch(ctx context.Context) {
-	free := c.window() - len(c.started)
-	if free <= 0 {
-		return
-	}
-	for _, key := range c.queue.Next(c.window()) {
-		if free == 0 {
-			return
-		}
-		if _, ok := c.started[key]; !ok {
-			c.start(ctx, key)
-			free--
-		}
-	}
-}
-
-// start returns the channel that delivers key's fetch, starting it if needed.
-func (c *crawler) start(ctx context.Context, key string) chan fetched {
-	if ch, ok := c.started[key]; ok {
-		return ch
-	}
-	ch := make(chan fetched, 1)
-	c.started[key] = ch
-	go func() { ch <- c.fetch(ctx, key) }()
-	return ch
-}
-
-// fetch gets and parses one page; it runs on its own goroutine.
-func (c *crawler) fetch(ctx context.Context, key string) fetched {
-	resp := c.fetcher.Get(ctx, c.base+KeyPath(key), true)
-	f := fetched{resp: resp, bytes: len(resp.Body), at: time.Now().UTC()}
-	if resp.Class == ClassOK {
-		f.doc = Extract(resp.Body, c.hosts, c.cfg.Scope, c.topics)
-		sum := sha256.Sum256(resp.Body)
-		f.hash = hex.EncodeToString(sum[:])
-	}
-	f.resp.Body = nil
-	return f
-}
-
-// drain waits for fetches still running (after an interruption).
-func (c *crawler) drain() {
-	for key, ch := range c.started {
-		<-ch
-		delete(c.started, key)
-	}
-}
-
-// process records u's fetch outcome and applies the BFS step to its links.
-func (c *crawler) process(key string, f fetched) {
-	uid := c.visited[key]
-	p := &c.res.Pages[uid]
-	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
-	p.Bytes, p.ContentHash = f.bytes, f.hash
-	if f.resp.Err != nil {
-		p.Error = f.resp.Err.Error()
-		c.failed++
-		c.cfg.Log.Warn("fetch failed", "page", key, "class", p.Class, "status", p.Status, "attempts", p.Attempts, "err", p.Error)
-		if c.seeds[uid] {
-			c.problem("seed %s: %s", key, p.Error)
-		}
-		return
-	}
-	p.Title, p.Links = f.doc.Title, len(f.doc.Links)
-	c.canonicalize(uid, f.doc.Canonical)
-
-	targets := make(map[uint32]bool, len(f.doc.Links))
-	for _, l := range f.doc.Links {
-		vid, seen := c.visited[l.Key]
-		if !seen {
-			if len(c.res.Pages) >= c.cfg.MaxPages || !c.robots.Allowed(l.Key) {
-				continue
-			}
-			vid = c.discover(l.Key, l.Weight)
-		}
-		if vid == uid || targets[vid] {
-			continue
-		}
-		targets[vid] = true
-		c.res.Edges = append(c.res.Edges, Edge{uid, vid})
-	}
-}
-
-// canonicalize renames a vertex fetched under a redirect title to the
-// canonical title its page names, so one article is one vertex.
-func (c *crawler) canonicalize(uid uint32, canonical string) {
-	p := &c.res.Pages[uid]
-	if canonical == "" || canonical == p.Key {
-		return
-	}
-	if other, ok := c.visited[canonical]; ok && other != uid {
-		p.DuplicateOf = canonical
-		return
-	}
-	c.visited[canonical] = uid
-	p.Discovered, p.Key = p.Key, canonical
-}
-
-func (c *crawler) report() {
-	if c.cfg.Progress == nil {
-		return
-	}
-	c.cfg.Progress(Progress{
-		Done: len(c.res.Pages) - c.queue.Len(), Vertices: len(c.res.Pages), Max: c.cfg.MaxPages,
-		Queued: c.queue.Len(), Failed: c.failed, Elapsed: time.Since(c.res.Started),
-	})
-}

@@ -98,8 +98,8 @@ func TestCrawlGeneratedWiki(t *testing.T) {
 			t.Errorf("%s: unexpected failure %s %d %s", p.Key, p.Class, p.Status, p.Error)
 		}
 	}
-	if len(req)-1 != len(res.Pages) {
-		t.Errorf("%d pages requested for %d vertices", len(req)-1, len(res.Pages))
+	if len(req)-1 != len(res.Pages)+len(res.Merged) {
+		t.Errorf("%d pages requested for %d vertices and %d merged redirects", len(req)-1, len(res.Pages), len(res.Merged))
 	}
 	if fetched < 100 {
 		t.Errorf("only %d pages fetched", fetched)
@@ -116,6 +116,33 @@ func TestCrawlCanonicalTitle(t *testing.T) {
 	checkInvariants(t, res, 50)
 	if res.Pages[0].Key != "/wiki/Page_3" || res.Pages[0].Discovered != "/wiki/Alias_of_Page_3" {
 		t.Errorf("seed vertex = %q discovered as %q", res.Pages[0].Key, res.Pages[0].Discovered)
+	}
+}
+
+// When the article is already a vertex, a redirect title found later is
+// folded into it: its in-edges move to the article, its slot is reused.
+func TestCrawlMergesRedirectIntoArticle(t *testing.T) {
+	w := wikitest.New(t, 200)
+	cfg := config(w.URL(), 120, 4)
+	cfg.Seeds = []string{"/wiki/Page_3"}
+	res := run(t, cfg)
+	checkInvariants(t, res, 120)
+	if len(res.Merged) != 1 || res.Merged[0].Key != "/wiki/Alias_of_Page_3" || res.Merged[0].DuplicateOf != "/wiki/Page_3" {
+		t.Fatalf("merged = %+v", res.Merged)
+	}
+	into := 0
+	for _, e := range res.Edges {
+		if e.To == 0 {
+			into++
+		}
+	}
+	if into == 0 {
+		t.Error("no edges into Page_3, though pages link to its alias")
+	}
+	for _, p := range res.Pages {
+		if strings.Contains(p.Key, "Alias") {
+			t.Errorf("vertex %s remains", p.Key)
+		}
 	}
 }
 

@@ -28,7 +28,6 @@ func pagesTable(in *Input) *table {
 		field("bytes", tInt64, false),
 		field("links", tInt32, false),
 		field("discovered_as", tString, true),
-		field("duplicate_of", tString, true),
 		field("changed", tBool, true),
 	)
 	pages := in.Crawl.Pages
@@ -58,11 +57,10 @@ func pagesTable(in *Input) *table {
 		t.i64(14).Append(int64(p.Bytes))
 		t.i32(15).Append(int32(p.Links))
 		optString(t.str(16), p.Discovered)
-		optString(t.str(17), p.DuplicateOf)
 		if prev, ok := in.PreviousHashes[p.Key]; ok && p.ContentHash != "" {
-			t.boolean(18).Append(prev != p.ContentHash)
+			t.boolean(17).Append(prev != p.ContentHash)
 		} else {
-			t.boolean(18).AppendNull()
+			t.boolean(17).AppendNull()
 		}
 	}
 	return t

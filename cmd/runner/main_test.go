@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+)
+
+func runner(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeJobs(t *testing.T, yaml string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "jobs.yaml")
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const jobsYAML = `defaults:
+  user_agent: "topicrank-test/0.1 (ops@example.org)"
+  politeness: {max_rps: 1000, concurrency: 4}
+jobs:
+  - name: gen
+    seeds: [/wiki/Page_0]
+    topics: [tennis]
+    max_pages: 40
+`
+
+func TestValidateExitCodes(t *testing.T) {
+	if code, out, _ := runner(t, "validate", "-config", "../../jobs.yaml"); code != 0 || !strings.Contains(out, "valid") {
+		t.Errorf("the repository's jobs.yaml: exit %d, %s", code, out)
+	}
+	bad := writeJobs(t, strings.Replace(jobsYAML, "max_pages: 40", "max_pages: 0", 1))
+	code, _, errs := runner(t, "validate", "-config", bad)
+	if code != 2 || !strings.Contains(errs, `jobs.yaml:8: job "gen": max_pages: must be at least 1`) {
+		t.Errorf("invalid config: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runner(t, "validate", "-config", "/nonexistent/jobs.yaml"); code != 2 || !strings.Contains(errs, "no such file") {
+		t.Errorf("missing config: exit %d, %s", code, errs)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"frobnicate"}, {"run", "-bogus"}, {"rank"}, {"rank", "-graph", "x", "-epsilon", "0"},
+		{"rank", "-graph", "x", "-format", "xml"}, {"run", "-config", writeJobs(t, jobsYAML), "-job", "nope"},
+	} {
+		if code, _, _ := runner(t, args...); code != 2 {
+			t.Errorf("runner %q: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestRunCommand(t *testing.T) {
+	w := wikitest.New(t, 200)
+	out := t.TempDir()
+	code, stdout, stderr := runner(t, "run", "-config", writeJobs(t, jobsYAML), "-out", out, "-base-url", w.URL())
+	if code != 0 || !strings.Contains(stdout, "gen: complete run") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	latest, err := os.ReadFile(filepath.Join(out, "gen", "LATEST"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "gen", strings.TrimSpace(string(latest)), "manifest.json")); err != nil {
+		t.Error(err)
+	}
+	// A seed that 404s: exit 1, with the cause.
+	bad := writeJobs(t, strings.Replace(jobsYAML, "/wiki/Page_0", "/wiki/Nowhere", 1))
+	code, _, stderr = runner(t, "run", "-config", bad, "-out", t.TempDir(), "-base-url", w.URL())
+	if code != 1 || !strings.Contains(stderr, "seed /wiki/Nowhere: HTTP 404") {
+		t.Errorf("seed 404: exit %d, %s", code, stderr)
+	}
+}
+
+func TestRankJSON(t *testing.T) {
+	g := filepath.Join(t.TempDir(), "g.txt")
+	os.WriteFile(g, []byte("3\r\na b\r\nb c\r\nc a\r\na c\r\na c\r\n"), 0o644)
+	code, stdout, stderr := runner(t, "rank", "-graph", g, "-epsilon", "0.01,0.001", "-top", "2", "-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var s struct {
+		Vertices, Edges int
+		TopIn           []string `json:"top_in_degree"`
+		TopOut          []string `json:"top_out_degree"`
+		Results         []struct {
+			Epsilon    float64
+			Iterations int
+			Residual   float64
+			Top        []string `json:"top_pagerank"`
+			Jaccard    struct {
+				InOut   float64 `json:"in_out"`
+				InRank  float64 `json:"in_rank"`
+				OutRank float64 `json:"out_rank"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	// In-degrees a1 b1 c2, out-degrees a2 b1 c1: c then a lead.
+	if s.Vertices != 3 || s.Edges != 4 || strings.Join(s.TopIn, " ") != "c a" || strings.Join(s.TopOut, " ") != "a b" ||
+		len(s.Results) != 2 || s.Results[0].Epsilon != 0.01 || s.Results[1].Iterations <= s.Results[0].Iterations ||
+		s.Results[0].Top[0] != "c" || s.Results[0].Jaccard.InOut != 1 {
+		t.Errorf("summary = %+v", s)
+	}
+	if !strings.Contains(stderr, "dropped 1 duplicate edges") {
+		t.Errorf("stderr = %q, want the duplicate reported", stderr)
+	}
+	code, _, stderr = runner(t, "rank", "-graph", writeJobs(t, "3\na b\nb c d\n"))
+	if code != 2 || !strings.Contains(stderr, "line 3") {
+		t.Errorf("malformed file: exit %d, %s", code, stderr)
+	}
+}

@@ -1,0 +1,100 @@
+package crawl_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+)
+
+// The tests below crawl the real 2018 Wikipedia corpus served by
+// ../shared/tools/wikimirror; they skip when ../shared is absent.
+
+func seattle(base string, maxPages, concurrency int, maxRPS float64) crawl.Config {
+	cfg := config(base, maxPages, concurrency)
+	cfg.Seeds = []string{"/wiki/Seattle"}
+	cfg.Topics = []string{"seattle", "washington", "puget sound", "king county"}
+	cfg.MaxRPS = maxRPS
+	return cfg
+}
+
+func TestMirrorSameGraphAtConcurrency1And8(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crawls 2,000 pages")
+	}
+	base := wikitest.Mirror(t)
+	one := run(t, seattle(base, 1000, 1, 0))
+	checkInvariants(t, one, 1000)
+	eight := run(t, seattle(base, 1000, 8, 0))
+	if !reflect.DeepEqual(keys(one), keys(eight)) || !reflect.DeepEqual(one.Edges, eight.Edges) {
+		t.Error("the graph at concurrency 8 differs from concurrency 1")
+	}
+	st := wikitest.Stats(t, base)
+	if st.RobotsViolations != 0 {
+		t.Errorf("%d robots.txt violations", st.RobotsViolations)
+	}
+	if want := 2 * (1 + 1000 + len(one.Merged)); st.Requests != want {
+		t.Errorf("%d requests for two crawls, want %d: robots.txt, each vertex and each merged redirect once", st.Requests, want)
+	}
+	if st.MaxInflight > 8 {
+		t.Errorf("max in flight %d exceeds concurrency 8", st.MaxInflight)
+	}
+	// Real redirect titles resolve to their canonical article.
+	renamed := 0
+	for _, p := range one.Pages {
+		if p.Discovered != "" {
+			renamed++
+		}
+	}
+	if renamed == 0 || len(one.Merged) == 0 {
+		t.Errorf("%d vertices renamed and %d merged: the corpus has redirect pages", renamed, len(one.Merged))
+	}
+	names := map[string]bool{}
+	for _, p := range one.Pages {
+		names[p.Key] = true
+	}
+	for _, p := range one.Merged {
+		if !names[p.DuplicateOf] {
+			t.Errorf("%s merged into %s, which is not a vertex", p.Key, p.DuplicateOf)
+		}
+	}
+}
+
+// With the mirror answering 429 above 5 requests a second, a crawl limited
+// to 4 is never throttled.
+func TestMirrorRateLimitNeverThrottled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes about 20 s by design")
+	}
+	base := wikitest.Mirror(t, "-max-rps", "5")
+	res := run(t, seattle(base, 80, 4, 4))
+	checkInvariants(t, res, 80)
+	st := wikitest.Stats(t, base)
+	if st.Throttled != 0 || st.Statuses["429"] != 0 || st.MaxRequestsIn1s > 5 || st.RobotsViolations != 0 {
+		t.Errorf("mirror stats %+v", st)
+	}
+}
+
+// Transient faults (503, 500, resets, truncated bodies) are retried; the
+// mirror never faults a third attempt, so the graph is the fault-free one.
+func TestMirrorFaultsAreRetried(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crawls 600 pages")
+	}
+	clean := run(t, seattle(wikitest.Mirror(t), 300, 8, 0))
+	base := wikitest.Mirror(t, "-faults", "503=0.05,500=0.05,429=0.02,reset=0.03,trunc=0.03")
+	faulty := run(t, seattle(base, 300, 8, 0))
+	if !reflect.DeepEqual(keys(clean), keys(faulty)) || !reflect.DeepEqual(clean.Edges, faulty.Edges) {
+		t.Error("faults changed the graph")
+	}
+	retried := 0
+	for _, p := range faulty.Pages {
+		if p.Attempts > 1 {
+			retried++
+		}
+	}
+	if retried == 0 {
+		t.Error("no page needed a retry: the faults did not happen")
+	}
+}

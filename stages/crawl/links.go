@@ -152,6 +152,8 @@ func (x *extractor) start(z *html.Tokenizer, a atom.Atom, hasAttr, selfClosing b
 		x.inTitle = x.title.Len() == 0
 	case atom.Link:
 		if rel, href := attrs2(z, hasAttr, "rel", "href"); rel == "canonical" {
+			// A redirect to a section names the article plus a fragment.
+			href, _, _ = strings.Cut(href, "#")
 			x.canonical, _ = ArticleKey(href, x.hosts)
 		}
 	case atom.Div:

@@ -44,6 +44,11 @@ func (g *Graph) Out(v uint32) []uint32 { return g.outAdj[g.outStart[v]:g.outStar
 // In returns the sources of v's in-edges. The caller must not modify it.
 func (g *Graph) In(v uint32) []uint32 { return g.inAdj[g.inStart[v]:g.inStart[v+1]] }
 
+// InCSR exposes the in-adjacency for tight loops: the sources of v's
+// in-edges are adj[start[v]:start[v+1]], in increasing order. The caller
+// must not modify them.
+func (g *Graph) InCSR() (start []uint64, adj []uint32) { return g.inStart, g.inAdj }
+
 // OutDegree returns the number of out-edges of v.
 func (g *Graph) OutDegree(v uint32) int { return int(g.outStart[v+1] - g.outStart[v]) }
 

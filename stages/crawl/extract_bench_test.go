@@ -1,0 +1,106 @@
+package crawl
+
+import (
+	"bytes"
+	"strings"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// realPages returns up to n saved article pages of the 2018 corpus (skips
+// when ../shared is absent): namespace pages (File:, Category:, ...) and
+// edit pages are left out. It unpacks with the system tar, which knows zstd.
+func realPages(b testing.TB, n int) [][]byte {
+	b.Helper()
+	archive := filepath.Join("..", "..", "..", "shared", "data", "wikipedia-2018", "uw-cse373-en-wikipedia-2018.tar.zst")
+	if _, err := os.Stat(archive); err != nil {
+		b.Skip("../shared absent")
+	}
+	out, err := exec.Command("tar", "--zstd", "-xOf", archive, "--wildcards", "*.html").Output()
+	if err != nil {
+		b.Skipf("tar cannot unpack the corpus: %v", err)
+	}
+	var pages [][]byte
+	for _, doc := range bytes.Split(out, []byte("<!-- METADATA")) {
+		if len(pages) == n {
+			break
+		}
+		i := bytes.Index(doc, []byte("-->"))
+		if i < 0 {
+			continue
+		}
+		_, uri, _ := bytes.Cut(doc[:i], []byte("uri: https://en.wikipedia.org/wiki/"))
+		uri, _, _ = bytes.Cut(uri, []byte("\n"))
+		if len(uri) > 0 && !bytes.ContainsAny(uri, ":#?") {
+			pages = append(pages, bytes.Clone(doc[i+3:]))
+		}
+	}
+	return pages
+}
+
+var (
+	corpusOnce  sync.Once
+	corpusPages [][]byte
+)
+
+// corpus caches realPages for benchmarks, which run their body repeatedly.
+func corpus(b *testing.B) [][]byte {
+	corpusOnce.Do(func() { corpusPages = realPages(b, 3000) })
+	if corpusPages == nil {
+		b.Skip("no corpus")
+	}
+	return corpusPages
+}
+
+var benchTopics = NewTopics([]string{"tennis", "grand slam", "french open", "australian open", "wimbledon", "us open", "masters"})
+
+// BenchmarkExtract measures link extraction with topic weights on real
+// Wikipedia pages: MB/s of HTML and, via pages/s, the cost per page.
+func BenchmarkExtract(b *testing.B) {
+	pages := corpus(b)[:300]
+	var size int64
+	for _, p := range pages {
+		size += int64(len(p))
+	}
+	b.SetBytes(size / int64(len(pages)))
+	runtime.GC() // the unpacked corpus is garbage now
+	b.ResetTimer()
+	links := 0
+	for i := 0; i < b.N; i++ {
+		links += len(Extract(pages[i%len(pages)], []string{"en.wikipedia.org"}, ScopeBody, benchTopics).Links)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+}
+
+// TestExtractRealPages checks extraction on every real page of the corpus:
+// canonical link found, body links found, no sidebar links.
+func TestExtractRealPages(t *testing.T) {
+	pages := realPages(t, 3000)
+	noCanonical, noLinks := 0, 0
+	for _, p := range pages {
+		doc := Extract(p, []string{"en.wikipedia.org"}, ScopeBody, benchTopics)
+		// Titles with ':' (UTC−07:00) are not article keys, by DESIGN.md's rule.
+		if doc.Canonical == "" && !strings.Contains(doc.Title, ":") {
+			noCanonical++
+			t.Errorf("no canonical link found in %q", doc.Title)
+		}
+		if len(doc.Links) == 0 {
+			noLinks++
+		}
+		for _, l := range doc.Links {
+			if l.Key == "/wiki/Main_Page" {
+				t.Errorf("%s: Main_Page linked from the body", doc.Canonical)
+			}
+			if l.Weight < 0 || l.Weight > 1 {
+				t.Errorf("%s: weight %v", l.Key, l.Weight)
+			}
+		}
+	}
+	if len(pages) < 2300 || noCanonical > 0 || noLinks > 20 {
+		t.Errorf("%d pages: %d without canonical link, %d without body links", len(pages), noCanonical, noLinks)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package graph
+
+func adviseHugePages[T any](s []T) {}

@@ -277,4 +277,3 @@ func TestRunDiskFull(t *testing.T) {
 		t.Errorf("job directory = %v", names)
 	}
 }
-

@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"time"
 )
@@ -62,12 +63,12 @@ type Edge struct{ From, To uint32 }
 
 // Result is a finished crawl.
 type Result struct {
-	Pages    []Page // indexed by vertex id: discovery order
-	Edges    []Edge // in the order the BFS recorded them
+	Pages []Page // indexed by vertex id: discovery order
+	Edges []Edge // in the order the BFS recorded them
 	// Merged are pages fetched under a redirect title whose canonical
 	// article was already a vertex: they were folded into that vertex.
 	Merged   []Page
-	Complete bool   // false when a seed failed or the crawl was interrupted
+	Complete bool // false when a seed failed or the crawl was interrupted
 	Problems []string
 	Started  time.Time
 	Robots   string // how robots.txt was read: "ok", "allow-all (404)", ...
@@ -93,6 +94,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		topics = NewTopics(cfg.Topics)
 	}
 	limit := cfg.Politeness.Host(base.Host, cfg.MaxRPS, cfg.Concurrency)
+	if isLoopback(base.Hostname()) {
+		cfg.Fetch.NoCompression = true
+	}
 	c := &crawler{
 		cfg:     cfg,
 		base:    base.Scheme + "://" + base.Host,
@@ -137,6 +141,11 @@ type fetched struct {
 	bytes int
 	hash  string
 	at    time.Time
+}
+
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 func (c *crawler) readRobots(ctx context.Context, limit *HostLimit) *Robots {
@@ -188,4 +197,3 @@ func (c *crawler) problem(format string, args ...any) {
 	c.res.Complete = false
 	c.res.Problems = append(c.res.Problems, fmt.Sprintf(format, args...))
 }
-

@@ -2,11 +2,11 @@ package crawl
 
 import (
 	"bytes"
-	"strings"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )

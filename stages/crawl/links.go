@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
@@ -82,7 +81,7 @@ const maxDistance = 20
 func Extract(body []byte, hosts []string, scope Scope, topics Topics) Document {
 	x := extractor{hosts: hosts, scope: scope, topics: topics, seen: map[string]bool{}}
 	x.run(body)
-	return Document{Canonical: x.canonical, Title: strings.TrimSpace(x.title.String()), Links: x.weigh()}
+	return Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: x.weigh()}
 }
 
 // occurrence is a link's first occurrence: its word position and whether
@@ -116,33 +115,18 @@ type extractor struct {
 	recent [][]byte
 	hits   [][2]int
 
-	anchor    *bytes.Buffer // text of the counted link being read, or nil
+	inAnchor  bool   // reading the text of a counted link
+	anchor    []byte // its text so far
 	anchorKey string
+	fold      []byte // scratch for foldText
 	links     []occurrence
 	seen      map[string]bool
 }
 
-func (x *extractor) run(body []byte) {
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			x.closeAnchor()
-			return
-		case html.TextToken:
-			x.text(z.Text())
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			x.start(z, atom.Lookup(name), hasAttr, tt == html.SelfClosingTagToken)
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			x.end(atom.Lookup(name))
-		}
-	}
-}
+// attrFunc returns the values of up to two attributes of the current tag.
+type attrFunc func(k1, k2 string) (v1, v2 string)
 
-func (x *extractor) start(z *html.Tokenizer, a atom.Atom, hasAttr, selfClosing bool) {
+func (x *extractor) start(a atom.Atom, attrs attrFunc, selfClosing bool) {
 	switch a {
 	case atom.Script, atom.Style, atom.Noscript:
 		if !selfClosing {
@@ -151,14 +135,14 @@ func (x *extractor) start(z *html.Tokenizer, a atom.Atom, hasAttr, selfClosing b
 	case atom.Title:
 		x.inTitle = x.title.Len() == 0
 	case atom.Link:
-		if rel, href := attrs2(z, hasAttr, "rel", "href"); rel == "canonical" {
+		if rel, href := attrs("rel", "href"); rel == "canonical" {
 			// A redirect to a section names the article plus a fragment.
 			href, _, _ = strings.Cut(href, "#")
 			x.canonical, _ = ArticleKey(href, x.hosts)
 		}
 	case atom.Div:
 		x.divDepth++
-		id, class := attrs2(z, hasAttr, "id", "class")
+		id, class := attrs("id", "class")
 		if id == "mw-content-text" && x.contentDepth == 0 {
 			x.contentDepth = x.divDepth
 		} else if x.contentDepth > 0 && x.outputDepth == 0 && hasClass(class, "mw-parser-output") {
@@ -173,9 +157,9 @@ func (x *extractor) start(z *html.Tokenizer, a atom.Atom, hasAttr, selfClosing b
 		if !x.started || x.ended {
 			return
 		}
-		href, _ := attrs2(z, hasAttr, "href", "")
+		href, _ := attrs("href", "")
 		if key, ok := ArticleKey(href, x.hosts); ok {
-			x.anchor, x.anchorKey = new(bytes.Buffer), key
+			x.inAnchor, x.anchor, x.anchorKey = true, x.anchor[:0], key
 		}
 	}
 }
@@ -212,11 +196,13 @@ func (x *extractor) text(b []byte) {
 		x.title.Write(b)
 		return
 	}
-	if x.anchor != nil {
-		x.anchor.Write(b)
+	if x.inAnchor {
+		x.anchor = append(x.anchor, b...)
 		return
 	}
-	forEachWord(b, x.word)
+	if !x.topics.Empty() { // without topics every weight is 0: words do not matter
+		forEachWord(b, x.word)
+	}
 }
 
 // word records one lower-cased word of the page text and the topic phrases
@@ -243,22 +229,26 @@ func (x *extractor) word(w []byte) {
 
 // closeAnchor ends the counted link being read: its anchor is one word.
 func (x *extractor) closeAnchor() {
-	if x.anchor == nil {
+	if !x.inAnchor {
 		return
 	}
-	key, text := x.anchorKey, x.anchor.Bytes()
-	x.anchor = nil
-	named := false
+	x.inAnchor = false
+	key := x.anchorKey
+	inAnchor := false // the anchor text contains a topic
 	if !x.topics.Empty() {
-		anchor := strings.Join(strings.Fields(strings.ToLower(string(text))), " ")
-		named = x.topics.containedIn(anchor) ||
-			x.topics.containedIn(strings.ToLower(strings.ReplaceAll(key[len("/wiki/"):], "_", " ")))
-		if x.topics.containedIn(anchor) {
+		x.fold = foldText(x.fold[:0], x.anchor)
+		inAnchor = x.topics.containedIn(string(x.fold))
+		if inAnchor {
 			x.hits = append(x.hits, [2]int{x.pos, x.pos})
 		}
 	}
 	if !x.seen[key] {
 		x.seen[key] = true
+		named := inAnchor
+		if !named && !x.topics.Empty() {
+			x.fold = foldText(x.fold[:0], []byte(strings.ReplaceAll(key[len("/wiki/"):], "_", " ")))
+			named = x.topics.containedIn(string(x.fold))
+		}
 		x.links = append(x.links, occurrence{key, x.pos, named})
 	}
 	x.recent = x.recent[:0] // an anchor breaks any phrase
@@ -321,11 +311,17 @@ func forEachWord(b []byte, f func([]byte)) {
 	var buf [64]byte
 	start := -1
 	for i := 0; i <= len(b); {
-		r, size := rune(-1), 1
-		if i < len(b) {
+		var isWord bool
+		size := 1
+		switch {
+		case i == len(b):
+		case b[i] < utf8.RuneSelf:
+			isWord = asciiWord[b[i]]
+		default:
+			var r rune
 			r, size = utf8.DecodeRune(b[i:])
+			isWord = unicode.IsLetter(r) || unicode.IsDigit(r)
 		}
-		isWord := r >= 0 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 		if isWord && start < 0 {
 			start = i
 		} else if !isWord && start >= 0 {
@@ -334,6 +330,28 @@ func forEachWord(b []byte, f func([]byte)) {
 		}
 		i += size
 	}
+}
+
+// asciiWord marks the ASCII letters and digits.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// foldText appends s lower-cased with every run of white space made one
+// space and none at either end: the form topics are matched against.
+func foldText(dst, s []byte) []byte {
+	space := false
+	for _, f := range bytes.Fields(s) {
+		if space {
+			dst = append(dst, ' ')
+		}
+		dst = lower(dst, f)
+		space = true
+	}
+	return dst
 }
 
 // lower appends the lower-case form of w to dst.
@@ -362,21 +380,6 @@ func splitWords(s string) []string {
 	return words
 }
 
-// attrs2 returns the values of up to two attributes of the current tag.
-func attrs2(z *html.Tokenizer, more bool, k1, k2 string) (v1, v2 string) {
-	for more {
-		var k, v []byte
-		k, v, more = z.TagAttr()
-		switch string(k) {
-		case k1:
-			v1 = string(v)
-		case k2:
-			v2 = string(v)
-		}
-	}
-	return v1, v2
-}
-
 func hasClass(class, want string) bool {
 	for _, c := range strings.Fields(class) {
 		if c == want {
@@ -385,3 +388,5 @@ func hasClass(class, want string) bool {
 	}
 	return false
 }
+
+func trimTitle(s string) string { return strings.TrimSpace(s) }

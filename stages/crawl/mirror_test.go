@@ -1,6 +1,7 @@
 package crawl_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -97,4 +98,19 @@ func TestMirrorFaultsAreRetried(t *testing.T) {
 	if retried == 0 {
 		t.Error("no page needed a retry: the faults did not happen")
 	}
+}
+
+// BenchmarkCrawlMirror crawls 1,000 vertices from /wiki/Seattle over the
+// mirror at concurrency 8 with no rate limit, topic weights on.
+func BenchmarkCrawlMirror(b *testing.B) {
+	base := wikitest.Mirror(b)
+	cfg := seattle(base, 1000, 8, 0)
+	b.ResetTimer()
+	for range b.N {
+		res, err := crawl.Crawl(context.Background(), cfg)
+		if err != nil || len(res.Pages) != 1000 {
+			b.Fatalf("%v, %d pages", err, len(res.Pages))
+		}
+	}
+	b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "vertices/s")
 }

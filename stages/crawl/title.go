@@ -16,6 +16,13 @@ import (
 // one underscore, leading and trailing underscores dropped, first letter
 // upper-cased.
 func ArticleKey(href string, hosts []string) (string, bool) {
+	if plainKey(href) {
+		return href, true
+	}
+	return articleKeySlow(href, hosts)
+}
+
+func articleKeySlow(href string, hosts []string) (string, bool) {
 	if strings.HasPrefix(href, "//") {
 		href = "https:" + href
 	}
@@ -42,6 +49,30 @@ func ArticleKey(href string, hosts []string) (string, bool) {
 		return "", false
 	}
 	return "/wiki/" + title, true
+}
+
+// plainKey reports whether href is already a key: a relative /wiki/ link
+// of plain ASCII that normalisation would not change. Most links on a page
+// are, and this test is far cheaper than parsing them.
+func plainKey(href string) bool {
+	t, ok := strings.CutPrefix(href, "/wiki/")
+	if !ok || t == "" || t[0] < 'A' || t[0] > 'Z' || t[len(t)-1] == '_' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '_':
+			if t[i-1] == '_' {
+				return false
+			}
+		case c == '(' || c == ')' || c == ',' || c == '.' || c == '-' || c == '!' || c == '\'' || c == '*':
+		default: // '%', '#', ':', '?', '/', '&', blanks, non-ASCII and the rest take the slow path
+			return false
+		}
+	}
+	return true
 }
 
 // NormalizeTitle applies MediaWiki's title normalisation to a decoded title.

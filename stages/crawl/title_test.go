@@ -44,3 +44,16 @@ func TestKeyPathRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The fast path must agree with the full parse wherever it answers.
+func TestPlainKeyAgreesWithParse(t *testing.T) {
+	for _, href := range []string{"/wiki/Tennis", "/wiki/Grand_Slam_(tennis)", "/wiki/A_b", "/wiki/A__b", "/wiki/a",
+		"/wiki/X_", "/wiki/St._Louis", "/wiki/Rock'n'roll", "/wiki/C*", "/wiki/1999", "/wiki/Q!"} {
+		if !plainKey(href) {
+			continue
+		}
+		if slow, ok := articleKeySlow(href, nil); !ok || slow != href {
+			t.Errorf("plainKey(%q) but the parse gives %q, %v", href, slow, ok)
+		}
+	}
+}

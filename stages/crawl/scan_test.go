@@ -1,0 +1,79 @@
+package crawl
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+)
+
+// extractWithTokenizer is Extract driven by golang.org/x/net/html's
+// Tokenizer instead of the scanner: the oracle the scanner must match.
+func extractWithTokenizer(body []byte, hosts []string, scope Scope, topics Topics) Document {
+	x := extractor{hosts: hosts, scope: scope, topics: topics, seen: map[string]bool{}}
+	z := html.NewTokenizer(bytes.NewReader(body))
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			x.closeAnchor()
+			return Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: x.weigh()}
+		case html.TextToken:
+			x.text(z.Text())
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, more := z.TagName()
+			attrs := map[string]string{}
+			for more {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				if _, dup := attrs[string(k)]; !dup {
+					attrs[string(k)] = string(v)
+				}
+			}
+			x.start(atom.Lookup(name), func(k1, k2 string) (string, string) { return attrs[k1], attrs[k2] },
+				tt == html.SelfClosingTagToken)
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			x.end(atom.Lookup(name))
+		}
+	}
+}
+
+func sameExtraction(t *testing.T, name string, body []byte, topics Topics) {
+	t.Helper()
+	for _, scope := range []Scope{ScopeBody, ScopeLegacy} {
+		got := Extract(body, []string{"en.wikipedia.org"}, scope, topics)
+		want := extractWithTokenizer(body, []string{"en.wikipedia.org"}, scope, topics)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s (scope %d): scanner and tokenizer differ: canonical %q/%q title %q/%q, %d/%d links",
+				name, scope, got.Canonical, want.Canonical, got.Title, want.Title, len(got.Links), len(want.Links))
+		}
+	}
+}
+
+func TestScannerMatchesTokenizerOnTrickyHTML(t *testing.T) {
+	for _, page := range []string{
+		`<p>a <a href="/wiki/A" title="x > y">A &amp; B</a> <!-- <a href="/wiki/Hidden">h</a> --> t&eacute;nnis</p>`,
+		`<P>upper <A HREF='/wiki/Upper'>case</A></P><script>var s = "<a href='/wiki/Script'>";</script><p><a href=/wiki/Unquoted>u</a>`,
+		`<title>T &amp; U</title><p>x<br/>y <a href="/wiki/Q%26A">q</a><style>p{}</style><textarea><a href="/wiki/T">t</a></textarea>`,
+		`<!DOCTYPE html><?xml x?><p>2 < 3 and <a href="/wiki/Lt">lt</a> tennis <a href="/wiki/Entity&#95;Name">e</a>`,
+		`<div id="mw-content-text"><div class="a mw-parser-output"><p><a href="/wiki/In">in</a></div><a href="/wiki/Out">out</a></div>`,
+		`<p><a href="/wiki/Unterminated`,
+		`<p>tennis <a href="/wiki/X">x</a><script>unterminated`,
+	} {
+		sameExtraction(t, page, []byte(page), NewTopics([]string{"tennis", "ténnis"}))
+	}
+	for i := range 50 {
+		sameExtraction(t, "generated", []byte(wikitest.Article(i, 100)), NewTopics([]string{"tennis", "grand slam"}))
+	}
+}
+
+func TestScannerMatchesTokenizerOnRealPages(t *testing.T) {
+	for _, p := range realPages(t, 3000) {
+		sameExtraction(t, "real page", p, benchTopics)
+	}
+}

@@ -73,7 +73,7 @@ func TestScannerMatchesTokenizerOnTrickyHTML(t *testing.T) {
 }
 
 func TestScannerMatchesTokenizerOnRealPages(t *testing.T) {
-	for _, p := range realPages(t, 3000) {
+	for _, p := range sample(t) {
 		sameExtraction(t, "real page", p, benchTopics)
 	}
 }

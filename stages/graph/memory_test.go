@@ -1,0 +1,50 @@
+package graph
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"testing"
+)
+
+// TestMemoryAt10MEdges builds a graph of 1 M vertices and 10 M edges and
+// checks the memory it keeps against the figures README.md gives users:
+// 16 bytes per vertex plus its name, 8 bytes per edge.
+func TestMemoryAt10MEdges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 10 M-edge graph")
+	}
+	const n, m = 1_000_000, 10_000_000
+	before := heapInUse()
+	b := NewBuilder()
+	nameBytes := 0
+	for v := range n {
+		name := "/wiki/P" + strconv.Itoa(v)
+		nameBytes += len(name)
+		b.Vertex(name)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range m {
+		b.AddEdge(uint32(rng.IntN(n)), uint32(rng.IntN(n)))
+	}
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := heapInUse() - before
+	perVertex := 16.0 + 16 + float64(nameBytes)/n // offsets, string header, name bytes
+	want := perVertex*n + 8*float64(g.NumEdges())
+	t.Logf("%d vertices, %d edges: %.0f MB kept, %.0f MB by the formula", g.NumVertices(), g.NumEdges(), float64(used)/1e6, want/1e6)
+	if float64(used) > 1.15*want {
+		t.Errorf("graph keeps %d bytes, more than 15%% over the documented %.0f", used, want)
+	}
+	runtime.KeepAlive(g)
+}
+
+func heapInUse() int64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}

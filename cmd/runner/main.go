@@ -114,9 +114,9 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// newLogger logs text to a terminal and JSON lines otherwise.
-func newLogger(w io.Writer) *slog.Logger {
-	if isTerminal(w) {
+// newLogger logs to w: text when stderr is a terminal, JSON lines otherwise.
+func newLogger(stderr, w io.Writer) *slog.Logger {
+	if isTerminal(stderr) {
 		return slog.New(slog.NewTextHandler(w, nil))
 	}
 	return slog.New(slog.NewJSONHandler(w, nil))

@@ -39,14 +39,18 @@ func (f *jobFlags) runner(stderr io.Writer) (*pipeline.Config, *pipeline.Runner,
 	if f.baseURL != "" && !strings.HasPrefix(f.baseURL, "http://") && !strings.HasPrefix(f.baseURL, "https://") {
 		return nil, nil, usageError{fmt.Sprintf("-base-url %q: want http(s)://host[:port]", f.baseURL)}
 	}
-	log := newLogger(stderr)
-	r := pipeline.NewRunner(f.out, log)
-	r.BaseURL = strings.TrimRight(f.baseURL, "/")
 	var term io.Writer
 	if isTerminal(stderr) {
 		term = stderr
 	}
-	r.Progress = progress.New(term, log, 10*time.Second).Update
+	// The reporter logs through log, and log writes through the reporter
+	// so that log lines do not run into the progress line.
+	rep := progress.New(term, nil, 10*time.Second)
+	log := newLogger(stderr, rep.LogWriter(stderr))
+	rep.SetLogger(log)
+	r := pipeline.NewRunner(f.out, log)
+	r.BaseURL = strings.TrimRight(f.baseURL, "/")
+	r.Progress = rep.Update
 	return cfg, r, nil
 }
 

@@ -28,6 +28,9 @@ func New(term io.Writer, log *slog.Logger, interval time.Duration) *Reporter {
 	return &Reporter{term: term, log: log, interval: interval, last: map[string]time.Time{}}
 }
 
+// SetLogger sets the logger used when there is no terminal.
+func (r *Reporter) SetLogger(log *slog.Logger) { r.log = log }
+
 // Update reports p for job. Terminal redraws are limited to ten a second.
 func (r *Reporter) Update(job string, p crawl.Progress) {
 	r.mu.Lock()
@@ -54,6 +57,28 @@ func (r *Reporter) Update(job string, p crawl.Progress) {
 	if finished {
 		fmt.Fprintln(r.term)
 	}
+}
+
+// LogWriter returns a writer for log lines that share the terminal with
+// the progress line: each write first clears the line, which the next
+// update redraws.
+func (r *Reporter) LogWriter(w io.Writer) io.Writer {
+	if r.term == nil {
+		return w
+	}
+	return clearingWriter{r, w}
+}
+
+type clearingWriter struct {
+	r *Reporter
+	w io.Writer
+}
+
+func (c clearingWriter) Write(p []byte) (int, error) {
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	io.WriteString(c.w, "\r\033[K")
+	return c.w.Write(p)
 }
 
 // eta estimates the time left: every vertex still queued must be fetched,

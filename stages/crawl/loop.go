@@ -94,7 +94,9 @@ func (c *crawler) process(key string, f fetched) {
 	if f.resp.Err != nil {
 		p.Error = f.resp.Err.Error()
 		c.failed++
-		c.cfg.Log.Warn("fetch failed", "page", key, "class", p.Class, "status", p.Status, "attempts", p.Attempts, "err", p.Error)
+		if p.Class != ClassCancelled {
+			c.cfg.Log.Warn("fetch failed", "page", key, "class", p.Class, "status", p.Status, "attempts", p.Attempts, "err", p.Error)
+		}
 		if c.seeds[uid] {
 			c.problem("seed %s: %s", key, p.Error)
 		}

@@ -15,21 +15,22 @@ const (
 
 // Manifest is manifest.json: what a run did and every file it wrote.
 type Manifest struct {
-	Job          string             `json:"job"`
-	RunID        string             `json:"run_id"`
-	Status       string             `json:"status"`
-	Problems     []string           `json:"problems,omitempty"`
-	ConfigDigest string             `json:"config_digest"`
-	Config       Job                `json:"config"`
-	FetchedFrom  string             `json:"fetched_from"`
-	Started      time.Time          `json:"started"`
-	Finished     time.Time          `json:"finished"`
-	StageSeconds map[string]float64 `json:"stage_seconds"`
-	Counts       Counts             `json:"counts"`
-	Robots       string             `json:"robots"`
-	Merged       []string           `json:"merged,omitempty"` // "redirect title -> article"
-	Ranks        []RankSummary      `json:"ranks"`
-	Files        []publish.File     `json:"files"`
+	Job           string             `json:"job"`
+	RunID         string             `json:"run_id"`
+	PreviousRunID string             `json:"previous_run_id,omitempty"` // what changes are measured against
+	Status        string             `json:"status"`
+	Problems      []string           `json:"problems,omitempty"`
+	ConfigDigest  string             `json:"config_digest"`
+	Config        Job                `json:"config"`
+	FetchedFrom   string             `json:"fetched_from"`
+	Started       time.Time          `json:"started"`
+	Finished      time.Time          `json:"finished"`
+	StageSeconds  map[string]float64 `json:"stage_seconds"`
+	Counts        Counts             `json:"counts"`
+	Robots        string             `json:"robots"`
+	Merged        []string           `json:"merged,omitempty"` // "redirect title -> article"
+	Ranks         []RankSummary      `json:"ranks"`
+	Files         []publish.File     `json:"files"`
 }
 
 // Counts are the sizes of a run.
@@ -50,7 +51,7 @@ type RankSummary struct {
 	Converged  bool    `json:"converged"`
 }
 
-func countPages(pages []crawl.Page, prev map[string]string) Counts {
+func countPages(pages []crawl.Page, prev *publish.Previous) Counts {
 	c := Counts{Vertices: len(pages), Outcomes: map[string]int{}}
 	for _, p := range pages {
 		class := p.Class
@@ -61,7 +62,10 @@ func countPages(pages []crawl.Page, prev map[string]string) Counts {
 			c.Failed++
 		}
 		c.Outcomes[class]++
-		if h, ok := prev[p.Key]; ok && p.ContentHash != "" && h != p.ContentHash {
+		if prev == nil {
+			continue
+		}
+		if h, ok := prev.Hashes[p.Key]; ok && p.ContentHash != "" && h != p.ContentHash {
 			c.Changed++
 		}
 	}

@@ -90,12 +90,15 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	var ranks []rank.Result
 	stage("rank", func() { ranks = rank.PageRank(g, job.Beta, job.Epsilons) })
 
-	prev := r.previousHashes(dir, log)
+	prev := r.previous(dir, log)
 	m.Robots = res.Robots
 	for _, p := range res.Merged {
 		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
 	}
 	m.Counts = countPages(res.Pages, prev)
+	if prev != nil {
+		m.PreviousRunID = prev.RunID
+	}
 	m.Counts.Edges = g.NumEdges()
 	for _, rr := range ranks {
 		m.Ranks = append(m.Ranks, RankSummary{rr.Epsilon, rr.Iterations, rr.Residual, rr.Converged})
@@ -104,7 +107,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		m.Status, m.Problems = StatusPartial, res.Problems
 	}
 	stage("publish", func() {
-		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks, PreviousHashes: prev}, now)
+		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks, Previous: prev}, now)
 	})
 	if err != nil {
 		return nil, fail("publish", err)
@@ -167,19 +170,19 @@ func buildGraph(res *crawl.Result) (*graph.Graph, error) {
 	return b.Build()
 }
 
-// previousHashes reads the content hashes of the latest complete run, for
-// change detection; a missing or unreadable run means nothing to compare.
-func (r *Runner) previousHashes(dir string, log *slog.Logger) map[string]string {
+// previous reads the latest complete run, which changes are measured
+// against; a missing or unreadable run means nothing to compare.
+func (r *Runner) previous(dir string, log *slog.Logger) *publish.Previous {
 	latest, err := Latest(r.OutDir, filepath.Base(dir))
 	if err != nil || latest == "" {
 		return nil
 	}
-	h, err := publish.ReadPageHashes(filepath.Join(dir, latest, "pages.parquet"))
+	p, err := publish.ReadPrevious(filepath.Join(dir, latest))
 	if err != nil {
 		log.Warn("previous run unreadable; changes not computed", "run", latest, "err", err)
 		return nil
 	}
-	return h
+	return p
 }
 
 // publish writes the run into a temporary directory beside its final

@@ -144,7 +144,7 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 	if got.Counts.Vertices != 120 || got.Counts.Fetched+got.Counts.Failed != 120 || len(got.Ranks) != 2 {
 		t.Errorf("manifest counts %+v ranks %+v", got.Counts, got.Ranks)
 	}
-	wantFiles := []string{"graph.txt", "edges.parquet", "degrees.parquet", "pages.parquet",
+	wantFiles := []string{"graph.txt", "edges.parquet", "degrees.parquet", "pages.parquet", "changes.parquet",
 		"ranks/epsilon=0.01/ranks.parquet", "ranks/epsilon=0.005/ranks.parquet"}
 	for i, f := range got.Files {
 		if f.Path != wantFiles[i] {
@@ -223,8 +223,8 @@ func TestRunChangesSinceLastRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Counts.Changed != 0 {
-		t.Errorf("changed = %d on unchanged content", m.Counts.Changed)
+	if m.Counts.Changed != 0 || m.PreviousRunID == "" {
+		t.Errorf("changed = %d on unchanged content, previous run %q", m.Counts.Changed, m.PreviousRunID)
 	}
 }
 

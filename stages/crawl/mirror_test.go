@@ -114,3 +114,17 @@ func BenchmarkCrawlMirror(b *testing.B) {
 	}
 	b.ReportMetric(1000*float64(b.N)/b.Elapsed().Seconds(), "vertices/s")
 }
+
+// With 5 ms of latency per answer and no rate limit, prefetching keeps the
+// full concurrency in flight.
+func TestMirrorKeepsConcurrencyInFlight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crawls 300 pages")
+	}
+	base := wikitest.Mirror(t, "-latency", "5ms")
+	res := run(t, seattle(base, 300, 8, 0))
+	checkInvariants(t, res, 300)
+	if st := wikitest.Stats(t, base); st.MaxInflight != 8 {
+		t.Errorf("max in flight = %d, want the concurrency, 8", st.MaxInflight)
+	}
+}

@@ -25,9 +25,9 @@ type Input struct {
 	Crawl      *crawl.Result // nil for a ranked edge-list file: no pages table
 	Graph      *graph.Graph
 	Ranks      []rank.Result
-	// PreviousHashes maps page to content hash in the previous run; it fills
-	// pages.changed (null where there is nothing to compare).
-	PreviousHashes map[string]string
+	// Previous is the job's previous complete run, nil for the first: it
+	// fills pages.changed and changes.parquet.
+	Previous *Previous
 }
 
 // File describes one published file.
@@ -67,7 +67,8 @@ func Write(dir string, in *Input) ([]File, error) {
 		{"degrees.parquet", func() *table { return degreesTable(in) }},
 	}
 	if in.Crawl != nil {
-		tables = append(tables, tableFile{"pages.parquet", func() *table { return pagesTable(in) }})
+		tables = append(tables, tableFile{"pages.parquet", func() *table { return pagesTable(in) }},
+			tableFile{"changes.parquet", func() *table { return changesTable(in) }})
 	}
 	for _, r := range in.Ranks {
 		tables = append(tables, tableFile{EpsilonDir(r.Epsilon) + "/ranks.parquet", func() *table { return ranksTable(in, r) }})

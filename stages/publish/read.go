@@ -4,48 +4,115 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// ReadPageHashes reads page -> content_hash from a published pages.parquet,
-// skipping pages that were not fetched.
-func ReadPageHashes(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+// Previous is what a run needs of the previous complete run of its job to
+// say what changed: content hashes, in-degrees and ranks by page.
+type Previous struct {
+	RunID    string
+	Hashes   map[string]string             // page -> content hash (fetched pages only)
+	InDegree map[string]int32              // page -> in-degree
+	Ranks    map[float64]map[string]Ranked // epsilon -> page -> rank
+}
+
+// Ranked is a page's rank and position for one epsilon.
+type Ranked struct {
+	Rank     float64
+	Position int32
+}
+
+// ReadPrevious reads the tables of the published run in dir.
+func ReadPrevious(dir string) (*Previous, error) {
+	p := &Previous{RunID: filepath.Base(dir), Hashes: map[string]string{}, InDegree: map[string]int32{},
+		Ranks: map[float64]map[string]Ranked{}}
+	err := readTable(filepath.Join(dir, "pages.parquet"), func(r row) {
+		if h, ok := r.str("content_hash"); ok {
+			p.Hashes[r.mustStr("page")] = h
+		}
+	})
+	if err == nil {
+		err = readTable(filepath.Join(dir, "degrees.parquet"), func(r row) {
+			p.InDegree[r.mustStr("page")] = r.int32("in_degree")
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	tbl, err := pqarrow.ReadTable(context.Background(), f, parquet.NewReaderProperties(memory.DefaultAllocator),
+	dirs, _ := filepath.Glob(filepath.Join(dir, "ranks", "epsilon=*"))
+	for _, d := range dirs {
+		eps, err := strconv.ParseFloat(strings.TrimPrefix(filepath.Base(d), "epsilon="), 64)
+		if err != nil {
+			continue
+		}
+		ranks := map[string]Ranked{}
+		if err := readTable(filepath.Join(d, "ranks.parquet"), func(r row) {
+			ranks[r.mustStr("page")] = Ranked{r.float64("rank"), r.int32("position")}
+		}); err != nil {
+			return nil, err
+		}
+		p.Ranks[eps] = ranks
+	}
+	return p, nil
+}
+
+// row is one row of a table being read.
+type row struct {
+	cols map[string]arrow.Array
+	i    int
+}
+
+func (r row) str(name string) (string, bool) {
+	a := r.cols[name].(*array.String)
+	return a.Value(r.i), a.IsValid(r.i)
+}
+
+func (r row) boolean(name string) (bool, bool) {
+	a := r.cols[name].(*array.Boolean)
+	return a.Value(r.i), a.IsValid(r.i)
+}
+
+func (r row) mustStr(name string) string  { s, _ := r.str(name); return s }
+func (r row) int32(name string) int32     { return r.cols[name].(*array.Int32).Value(r.i) }
+func (r row) float64(name string) float64 { return r.cols[name].(*array.Float64).Value(r.i) }
+
+// readTable calls f for every row of a Parquet file.
+func readTable(path string, f func(row)) (err error) {
+	defer func() { // a column of an unexpected type is a corrupt table, not a crash
+		if e := recover(); e != nil {
+			err = fmt.Errorf("%s: unexpected schema: %v", path, e)
+		}
+	}()
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	tbl, err := pqarrow.ReadTable(context.Background(), file, parquet.NewReaderProperties(memory.DefaultAllocator),
 		pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer tbl.Release()
-	pageCol, hashCol := -1, -1
-	for i, fld := range tbl.Schema().Fields() {
-		switch fld.Name {
-		case "page":
-			pageCol = i
-		case "content_hash":
-			hashCol = i
+	tr := array.NewTableReader(tbl, tbl.NumRows())
+	defer tr.Release()
+	for tr.Next() {
+		rec := tr.RecordBatch()
+		cols := map[string]arrow.Array{}
+		for i, fld := range rec.Schema().Fields() {
+			cols[fld.Name] = rec.Column(i)
+		}
+		for i := range int(rec.NumRows()) {
+			f(row{cols, i})
 		}
 	}
-	if pageCol < 0 || hashCol < 0 {
-		return nil, fmt.Errorf("%s: no page and content_hash columns", path)
-	}
-	hashes := make(map[string]string, tbl.NumRows())
-	pages, hs := tbl.Column(pageCol).Data().Chunks(), tbl.Column(hashCol).Data().Chunks()
-	for c := range pages {
-		p, h := pages[c].(*array.String), hs[c].(*array.String)
-		for i := range p.Len() {
-			if h.IsValid(i) {
-				hashes[p.Value(i)] = h.Value(i)
-			}
-		}
-	}
-	return hashes, nil
+	return nil
 }

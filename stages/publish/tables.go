@@ -57,11 +57,7 @@ func pagesTable(in *Input) *table {
 		t.i64(14).Append(int64(p.Bytes))
 		t.i32(15).Append(int32(p.Links))
 		optString(t.str(16), p.Discovered)
-		if prev, ok := in.PreviousHashes[p.Key]; ok && p.ContentHash != "" {
-			t.boolean(17).Append(prev != p.ContentHash)
-		} else {
-			t.boolean(17).AppendNull()
-		}
+		appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
 	}
 	return t
 }

@@ -1,0 +1,153 @@
+package publish
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/topicrank/topicrank/stages/rank"
+)
+
+// Change kinds of changes.parquet.
+const (
+	ChangeNew     = "new"     // a vertex now, not in the previous run
+	ChangeRemoved = "removed" // in the previous run, not a vertex now
+	ChangeKept    = "kept"    // a vertex in both
+)
+
+// appendChanged appends whether a page's content changed since prev: null
+// without a previous run, or when either run did not fetch the page.
+func appendChanged(b *array.BooleanBuilder, prev *Previous, page, hash string) {
+	if prev == nil || hash == "" {
+		b.AppendNull()
+		return
+	}
+	if old, ok := prev.Hashes[page]; ok {
+		b.Append(old != hash)
+		return
+	}
+	b.AppendNull()
+}
+
+// changesTable compares the run with the previous complete run: one row
+// per epsilon and page of either run.
+func changesTable(in *Input) *table {
+	t := newTable(
+		field("job", tString, false),
+		field("run_id", tString, false),
+		field("previous_run_id", tString, true),
+		field("epsilon", tFloat64, false),
+		field("page", tString, false),
+		field("change", tString, false),
+		field("content_changed", tBool, true),
+		field("rank", tFloat64, true),
+		field("previous_rank", tFloat64, true),
+		field("rank_delta", tFloat64, true),
+		field("position", tInt32, true),
+		field("previous_position", tInt32, true),
+		field("in_degree", tInt32, true),
+		field("previous_in_degree", tInt32, true),
+	)
+	g, prev := in.Graph, in.Previous
+	hashes := map[string]string{}
+	for _, p := range in.Crawl.Pages {
+		hashes[p.Key] = p.ContentHash
+	}
+	current := map[string]bool{}
+	for _, n := range g.Names() {
+		current[n] = true
+	}
+	for _, r := range in.Ranks {
+		var old map[string]Ranked
+		if prev != nil {
+			old = prev.Ranks[r.Epsilon]
+		}
+		pos := make([]int32, len(r.Ranks))
+		for i, v := range rank.Order(r.Ranks) {
+			pos[v] = int32(i + 1)
+		}
+		for v, name := range g.Names() {
+			t.str(0).Append(in.Job)
+			t.str(1).Append(in.RunID)
+			appendPrevRun(t.str(2), prev)
+			t.f64(3).Append(r.Epsilon)
+			t.str(4).Append(name)
+			o, had := old[name]
+			if had {
+				t.str(5).Append(ChangeKept)
+			} else {
+				t.str(5).Append(ChangeNew)
+			}
+			appendChanged(t.boolean(6), prev, name, hashes[name])
+			t.f64(7).Append(r.Ranks[v])
+			t.i32(10).Append(pos[v])
+			t.i32(12).Append(int32(g.InDegree(uint32(v))))
+			if had {
+				t.f64(8).Append(o.Rank)
+				t.f64(9).Append(r.Ranks[v] - o.Rank)
+				t.i32(11).Append(o.Position)
+			} else {
+				t.f64(8).AppendNull()
+				t.f64(9).AppendNull()
+				t.i32(11).AppendNull()
+			}
+			appendPrevDegree(t.i32(13), prev, name)
+		}
+		for _, name := range byPosition(old) {
+			o := old[name]
+			if current[name] {
+				continue
+			}
+			t.str(0).Append(in.Job)
+			t.str(1).Append(in.RunID)
+			appendPrevRun(t.str(2), prev)
+			t.f64(3).Append(r.Epsilon)
+			t.str(4).Append(name)
+			t.str(5).Append(ChangeRemoved)
+			t.boolean(6).AppendNull()
+			t.f64(7).AppendNull()
+			t.f64(8).Append(o.Rank)
+			t.f64(9).AppendNull()
+			t.i32(10).AppendNull()
+			t.i32(11).Append(o.Position)
+			t.i32(12).AppendNull()
+			appendPrevDegree(t.i32(13), prev, name)
+		}
+	}
+	return t
+}
+
+func appendPrevRun(b *array.StringBuilder, prev *Previous) {
+	if prev == nil {
+		b.AppendNull()
+	} else {
+		b.Append(prev.RunID)
+	}
+}
+
+func appendPrevDegree(b *array.Int32Builder, prev *Previous, page string) {
+	if d, ok := prev.inDegree(page); ok {
+		b.Append(d)
+	} else {
+		b.AppendNull()
+	}
+}
+
+func (p *Previous) inDegree(page string) (int32, bool) {
+	if p == nil {
+		return 0, false
+	}
+	d, ok := p.InDegree[page]
+	return d, ok
+}
+
+// byPosition returns the pages of ranks in rank order.
+func byPosition(ranks map[string]Ranked) []string {
+	pages := make([]string, 0, len(ranks))
+	for p := range ranks {
+		pages = append(pages, p)
+	}
+	slices.SortFunc(pages, func(a, b string) int { return cmp.Compare(ranks[a].Position, ranks[b].Position) })
+	return pages
+}

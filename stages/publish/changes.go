@@ -33,9 +33,7 @@ func appendChanged(b *array.BooleanBuilder, prev *Previous, page, hash string) {
 // changesTable compares the run with the previous complete run: one row
 // per epsilon and page of either run.
 func changesTable(in *Input) *table {
-	t := newTable(
-		field("job", tString, false),
-		field("run_id", tString, false),
+	t := newRunTable(in,
 		field("previous_run_id", tString, true),
 		field("epsilon", tFloat64, false),
 		field("page", tString, false),
@@ -68,8 +66,6 @@ func changesTable(in *Input) *table {
 			pos[v] = int32(i + 1)
 		}
 		for v, name := range g.Names() {
-			t.str(0).Append(in.Job)
-			t.str(1).Append(in.RunID)
 			appendPrevRun(t.str(2), prev)
 			t.f64(3).Append(r.Epsilon)
 			t.str(4).Append(name)
@@ -99,8 +95,6 @@ func changesTable(in *Input) *table {
 			if current[name] {
 				continue
 			}
-			t.str(0).Append(in.Job)
-			t.str(1).Append(in.RunID)
 			appendPrevRun(t.str(2), prev)
 			t.f64(3).Append(r.Epsilon)
 			t.str(4).Append(name)
@@ -115,7 +109,7 @@ func changesTable(in *Input) *table {
 			appendPrevDegree(t.i32(13), prev, name)
 		}
 	}
-	return t
+	return t.finish()
 }
 
 func appendPrevRun(b *array.StringBuilder, prev *Previous) {

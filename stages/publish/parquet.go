@@ -29,6 +29,7 @@ func writerProps() *parquet.WriterProperties {
 type table struct {
 	schema *arrow.Schema
 	b      *array.RecordBuilder
+	in     *Input // for finish
 }
 
 func newTable(fields ...arrow.Field) *table {
@@ -47,13 +48,26 @@ func (t *table) boolean(i int) *array.BooleanBuilder {
 	return t.b.Field(i).(*array.BooleanBuilder)
 }
 
-// constant appends v n times to string column i (job, run_id).
-func (t *table) constant(i int, v string, n int) {
-	b := t.str(i)
-	b.Reserve(n)
-	for range n {
-		b.Append(v)
+// newRunTable is newTable with the job and run_id columns first, which
+// every table carries so that globs across jobs and nights need no paths.
+// Build the other columns, then call finish.
+func newRunTable(in *Input, fields ...arrow.Field) *table {
+	t := newTable(append([]arrow.Field{field("job", tString, false), field("run_id", tString, false)}, fields...)...)
+	t.in = in
+	return t
+}
+
+// finish fills the job and run_id columns to the length of the others.
+func (t *table) finish() *table {
+	n := t.b.Field(2).Len()
+	for i, v := range []string{t.in.Job, t.in.RunID} {
+		b := t.str(i)
+		b.Reserve(n)
+		for range n {
+			b.Append(v)
+		}
 	}
+	return t
 }
 
 // optString appends s, or null when s is empty.

@@ -10,9 +10,7 @@ import (
 // documents each column and must change with them.
 
 func pagesTable(in *Input) *table {
-	t := newTable(
-		field("job", tString, false),
-		field("run_id", tString, false),
+	t := newRunTable(in,
 		field("page", tString, false),
 		field("vertex_id", tInt32, false),
 		field("discovery_order", tInt32, false),
@@ -31,8 +29,6 @@ func pagesTable(in *Input) *table {
 		field("changed", tBool, true),
 	)
 	pages := in.Crawl.Pages
-	t.constant(0, in.Job, len(pages))
-	t.constant(1, in.RunID, len(pages))
 	for i, p := range pages {
 		t.str(2).Append(p.Key)
 		t.i32(3).Append(int32(i))
@@ -59,21 +55,17 @@ func pagesTable(in *Input) *table {
 		optString(t.str(16), p.Discovered)
 		appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
 	}
-	return t
+	return t.finish()
 }
 
 func edgesTable(in *Input) *table {
-	t := newTable(
-		field("job", tString, false),
-		field("run_id", tString, false),
+	t := newRunTable(in,
 		field("src", tString, false),
 		field("dst", tString, false),
 		field("src_id", tInt32, false),
 		field("dst_id", tInt32, false),
 	)
 	g := in.Graph
-	t.constant(0, in.Job, g.NumEdges())
-	t.constant(1, in.RunID, g.NumEdges())
 	for u := range g.NumVertices() {
 		for _, v := range g.Out(uint32(u)) {
 			t.str(2).Append(g.Name(uint32(u)))
@@ -82,34 +74,28 @@ func edgesTable(in *Input) *table {
 			t.i32(5).Append(int32(v))
 		}
 	}
-	return t
+	return t.finish()
 }
 
 func degreesTable(in *Input) *table {
-	t := newTable(
-		field("job", tString, false),
-		field("run_id", tString, false),
+	t := newRunTable(in,
 		field("page", tString, false),
 		field("vertex_id", tInt32, false),
 		field("in_degree", tInt32, false),
 		field("out_degree", tInt32, false),
 	)
 	g := in.Graph
-	t.constant(0, in.Job, g.NumVertices())
-	t.constant(1, in.RunID, g.NumVertices())
 	for v := range g.NumVertices() {
 		t.str(2).Append(g.Name(uint32(v)))
 		t.i32(3).Append(int32(v))
 		t.i32(4).Append(int32(g.InDegree(uint32(v))))
 		t.i32(5).Append(int32(g.OutDegree(uint32(v))))
 	}
-	return t
+	return t.finish()
 }
 
 func ranksTable(in *Input, r rank.Result) *table {
-	t := newTable(
-		field("job", tString, false),
-		field("run_id", tString, false),
+	t := newRunTable(in,
 		field("epsilon", tFloat64, false),
 		field("page", tString, false),
 		field("vertex_id", tInt32, false),
@@ -119,9 +105,6 @@ func ranksTable(in *Input, r rank.Result) *table {
 		field("residual", tFloat64, false),
 	)
 	g := in.Graph
-	n := g.NumVertices()
-	t.constant(0, in.Job, n)
-	t.constant(1, in.RunID, n)
 	for pos, v := range rank.Order(r.Ranks) {
 		t.f64(2).Append(r.Epsilon)
 		t.str(3).Append(g.Name(v))
@@ -131,5 +114,5 @@ func ranksTable(in *Input, r rank.Result) *table {
 		t.i32(7).Append(int32(r.Iterations))
 		t.f64(8).Append(r.Residual)
 	}
-	return t
+	return t.finish()
 }

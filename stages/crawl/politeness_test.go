@@ -1,0 +1,92 @@
+package crawl
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Jobs sharing a host share one limit, and the strictest settings win.
+func TestPolitenessSharedAndStrictest(t *testing.T) {
+	p := NewPoliteness()
+	a := p.Host("en.wikipedia.org", 4, 8)
+	b := p.Host("en.wikipedia.org", 2, 3)
+	if a != b {
+		t.Fatal("two jobs on one host got two limits")
+	}
+	if a.interval != 500*time.Millisecond || a.limit != 3 {
+		t.Errorf("interval %v limit %d, want 500ms and 3", a.interval, a.limit)
+	}
+	if other := p.Host("de.wikipedia.org", 4, 8); other == a {
+		t.Error("another host shares the limit")
+	}
+	a.SetCrawlDelay(2 * time.Second)
+	if a.interval != 2*time.Second {
+		t.Errorf("Crawl-delay 2s: interval %v", a.interval)
+	}
+	a.SetCrawlDelay(time.Second) // never loosens
+	if a.interval != 2*time.Second {
+		t.Errorf("a shorter Crawl-delay loosened the interval to %v", a.interval)
+	}
+}
+
+// Request starts are reserved in order, each at least interval after the
+// last, and a Retry-After pause holds them all.
+func TestHostLimitSchedule(t *testing.T) {
+	h := NewPoliteness().Host("h", 0, 2)
+	h.tighten(time.Millisecond, 2)
+	pause := time.Now().Add(20 * time.Millisecond)
+	h.PauseUntil(pause)
+	var mu sync.Mutex
+	var starts []time.Time
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			release, err := h.Acquire(context.Background())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			starts = append(starts, time.Now())
+			h.mu.Lock()
+			if h.inflight > 2 {
+				t.Errorf("%d in flight, limit 2", h.inflight)
+			}
+			h.mu.Unlock()
+			mu.Unlock()
+			release()
+		})
+	}
+	wg.Wait()
+	for _, s := range starts {
+		if s.Before(pause) {
+			t.Errorf("a request started %v before the Retry-After pause ended", pause.Sub(s))
+		}
+	}
+}
+
+// robots.txt's Crawl-delay reaches the host's limit through the crawl.
+func TestCrawlHonoursCrawlDelay(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nCrawl-delay: 0.05\n"))
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<div id="mw-content-text"><p>x</p></div>`))
+	}))
+	defer srv.Close()
+	p := NewPoliteness()
+	_, err := Crawl(context.Background(), Config{BaseURL: srv.URL, Seeds: []string{"/wiki/A"}, MaxPages: 1,
+		Concurrency: 1, Politeness: p, Fetch: FetchOptions{UserAgent: ua}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := p.Host(srv.Listener.Addr().String(), 0, 1); h.interval != 50*time.Millisecond {
+		t.Errorf("interval after Crawl-delay 0.05 = %v", h.interval)
+	}
+}

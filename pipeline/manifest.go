@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/topicrank/topicrank/stages/crawl"
@@ -18,6 +19,7 @@ type Manifest struct {
 	Job           string             `json:"job"`
 	RunID         string             `json:"run_id"`
 	PreviousRunID string             `json:"previous_run_id,omitempty"` // what changes are measured against
+	ResumedFrom   string             `json:"resumed_from,omitempty"`    // the interrupted run whose pages were replayed
 	Status        string             `json:"status"`
 	Problems      []string           `json:"problems,omitempty"`
 	ConfigDigest  string             `json:"config_digest"`
@@ -41,6 +43,12 @@ type Counts struct {
 	Failed   int            `json:"failed"`   // pages that did not
 	Outcomes map[string]int `json:"outcomes"` // pages per error class ("ok" for none)
 	Changed  int            `json:"changed"`  // pages whose content changed since the last run
+	// NotModified pages answered 304 to a conditional request; Replayed
+	// pages came from an interrupted run's state; StructureChanged pages
+	// have other elements than when last stored.
+	NotModified      int `json:"not_modified"`
+	Replayed         int `json:"replayed"`
+	StructureChanged int `json:"structure_changed"`
 }
 
 // RankSummary is PageRank's convergence for one epsilon.
@@ -62,6 +70,15 @@ func countPages(pages []crawl.Page, prev *publish.Previous) Counts {
 			c.Failed++
 		}
 		c.Outcomes[class]++
+		if p.Status == http.StatusNotModified {
+			c.NotModified++
+		}
+		if p.Replayed {
+			c.Replayed++
+		}
+		if p.StructureChanged {
+			c.StructureChanged++
+		}
 		if prev == nil {
 			continue
 		}

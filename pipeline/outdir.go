@@ -16,10 +16,12 @@ import (
 //	<root>/<job>/LATEST      the newest complete run's id
 //	<root>/<job>/.tmp-<run_id>/  a run being written (removed if stale)
 //	<root>/<job>/.lock       held while a run of the job is under way
+//	<root>/<job>/crawl-state.sqlite  the crawl state across runs (package store)
 const (
 	latestFile = "LATEST"
 	tmpPrefix  = ".tmp-"
 	lockFile   = ".lock"
+	stateFile  = "crawl-state.sqlite"
 )
 
 // jobDir returns root/job, refusing names that would leave root.

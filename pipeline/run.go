@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
@@ -77,8 +78,24 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		m.StageSeconds[name] = time.Since(t).Seconds()
 	}
 
+	state, err := store.Open(filepath.Join(dir, stateFile), m.RunID)
+	if err != nil {
+		return nil, fail("crawl", err)
+	}
+	m.ResumedFrom = state.Resumes()
+	cfg := r.crawlConfig(job, log)
+	cfg.State = state
 	var res *crawl.Result
-	stage("crawl", func() { res, err = crawl.Crawl(ctx, r.crawlConfig(job, log)) })
+	stage("crawl", func() { res, err = crawl.Crawl(ctx, cfg) })
+	finish := m.Status
+	if ctx.Err() != nil {
+		finish = store.StatusInterrupted
+	} else if err == nil && !res.Complete {
+		finish = StatusPartial
+	}
+	if serr := state.Finish(finish); serr != nil && err == nil {
+		err = serr
+	}
 	if err != nil {
 		return nil, fail("crawl", err)
 	}

@@ -31,6 +31,7 @@ type Config struct {
 	Fetch       FetchOptions
 	Politeness  *Politeness    // the process-wide registry; nil: a private one
 	Progress    func(Progress) // called after each page, from the crawl loop
+	State       State          // nil: no state across runs
 	Log         *slog.Logger   // nil: slog.Default()
 }
 
@@ -56,6 +57,11 @@ type Page struct {
 	Title       string
 	ContentHash string // sha256 of the body, hex
 	Links       int    // distinct article links on the page
+	Replayed    bool   // taken from an interrupted run's state, not fetched again
+	// StructureChanged reports that the page's elements differ from the
+	// stored page's: a structural change, where a new ContentHash alone
+	// may be a textual one.
+	StructureChanged bool
 }
 
 // Edge is a directed edge between vertex ids (indexes into Result.Pages).
@@ -110,6 +116,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		merged:  make(map[uint32]uint32),
 		res:     &Result{Complete: true, Started: time.Now().UTC()},
 	}
+	c.digest = c.extractDigest()
 	c.robots = c.readRobots(ctx, limit)
 	c.seed()
 	c.loop(ctx)
@@ -130,17 +137,22 @@ type crawler struct {
 	started map[string]chan fetched
 	seeds   map[uint32]bool
 	merged  map[uint32]uint32 // vertex -> the vertex it was folded into
+	digest  string            // of the extraction settings, for State
 	res     *Result
 	failed  int
 }
 
 // fetched is a page fetched and parsed ahead of the loop.
 type fetched struct {
-	resp  Response // without the body
-	doc   Document
-	bytes int
-	hash  string
-	at    time.Time
+	resp     Response // without the body
+	doc      Document
+	bytes    int
+	hash     string
+	at       time.Time
+	replayed bool // from the state of an interrupted run: no request made
+
+	structureChanged bool // against the stored page
+	saveErr          error
 }
 
 func isLoopback(host string) bool {
@@ -149,7 +161,7 @@ func isLoopback(host string) bool {
 }
 
 func (c *crawler) readRobots(ctx context.Context, limit *HostLimit) *Robots {
-	resp := c.fetcher.Get(ctx, c.base+"/robots.txt", false)
+	resp := c.fetcher.Get(ctx, Request{URL: c.base + "/robots.txt"})
 	r, err := ParseRobots(resp.Status, resp.Body, c.cfg.Fetch.UserAgent)
 	switch {
 	case err != nil:

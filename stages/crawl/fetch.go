@@ -97,15 +97,23 @@ type errRedirect struct{ msg string }
 
 func (e errRedirect) Error() string { return e.msg }
 
-// Get fetches url, retrying network errors, timeouts, 429 and 5xx answers a
-// bounded number of times with exponential back-off and jitter; 429 and 503
-// honour Retry-After for the whole host. wantHTML rejects other content types.
-func (f *Fetcher) Get(ctx context.Context, url string, wantHTML bool) Response {
+// Request is one page to fetch.
+type Request struct {
+	URL  string
+	HTML bool   // reject content types other than HTML
+	ETag string // ask for 304 Not Modified if the page still has this ETag
+}
+
+// Get fetches a page, retrying network errors, timeouts, 429 and 5xx
+// answers a bounded number of times with exponential back-off and jitter;
+// 429 and 503 honour Retry-After for the whole host. A 304 answer to a
+// conditional request is a success with no body.
+func (f *Fetcher) Get(ctx context.Context, req Request) Response {
 	start := time.Now()
 	var r Response
 	for r.Attempts < f.opt.MaxAttempts {
 		r.Attempts++
-		retry, wait := f.attempt(ctx, url, wantHTML, &r)
+		retry, wait := f.attempt(ctx, req, &r)
 		if !retry || r.Attempts == f.opt.MaxAttempts {
 			break
 		}
@@ -120,7 +128,7 @@ func (f *Fetcher) Get(ctx context.Context, url string, wantHTML bool) Response {
 
 // attempt makes one request into r and says whether to retry and how long
 // the server asked to wait.
-func (f *Fetcher) attempt(ctx context.Context, url string, wantHTML bool, r *Response) (retry bool, wait time.Duration) {
+func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry bool, wait time.Duration) {
 	*r = Response{Attempts: r.Attempts}
 	release, err := f.host.Acquire(ctx)
 	if err != nil {
@@ -130,12 +138,15 @@ func (f *Fetcher) attempt(ctx context.Context, url string, wantHTML bool, r *Res
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, f.opt.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, want.URL, nil)
 	if err != nil {
 		r.Class, r.Err = ClassNetwork, err
 		return false, 0
 	}
 	req.Header.Set("User-Agent", f.opt.UserAgent)
+	if want.ETag != "" {
+		req.Header.Set("If-None-Match", want.ETag)
+	}
 	resp, err := f.client.Do(req)
 	if err != nil {
 		r.Class, r.Err = classify(err), err
@@ -154,11 +165,13 @@ func (f *Fetcher) attempt(ctx context.Context, url string, wantHTML bool, r *Res
 	case resp.StatusCode >= 500:
 		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)
 		return true, 0
+	case resp.StatusCode == http.StatusNotModified && want.ETag != "":
+		return false, 0
 	case resp.StatusCode != http.StatusOK:
 		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)
 		return false, 0
 	}
-	if wantHTML && !isHTML(r.ContentType) {
+	if want.HTML && !isHTML(r.ContentType) {
 		r.Class, r.Err = ClassNotHTML, fmt.Errorf("content type %q is not HTML", r.ContentType)
 		return false, 0
 	}

@@ -69,7 +69,7 @@ func TestFetchOutcomes(t *testing.T) {
 		{"/away", ClassRedirect, 0, 1},
 		{"/ua", ClassOK, 200, 1},
 	} {
-		r := f.Get(context.Background(), srv.URL+tt.path, true)
+		r := f.Get(context.Background(), Request{URL: srv.URL + tt.path, HTML: true})
 		if r.Class != tt.class || r.Status != tt.status || r.Attempts != tt.attempts {
 			t.Errorf("%s: class %q status %d attempts %d (err %v); want %q %d %d",
 				tt.path, r.Class, r.Status, r.Attempts, r.Err, tt.class, tt.status, tt.attempts)

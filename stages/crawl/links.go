@@ -33,6 +33,9 @@ type Document struct {
 	Canonical string // key of <link rel="canonical">, "" if none
 	Title     string // text of <title>
 	Links     []Link // distinct article links in document order
+	// Structure hashes the sequence of element names: it changes when
+	// elements are added, removed or moved, not when only text changes.
+	Structure uint64
 }
 
 // Topics is a compiled topic list. The zero value (no topics) gives every
@@ -81,7 +84,7 @@ const maxDistance = 20
 func Extract(body []byte, hosts []string, scope Scope, topics Topics) Document {
 	x := extractor{hosts: hosts, scope: scope, topics: topics, seen: map[string]bool{}}
 	x.run(body)
-	return Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: x.weigh()}
+	return Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: x.weigh(), Structure: x.structure}
 }
 
 // occurrence is a link's first occurrence: its word position and whether
@@ -98,6 +101,7 @@ type extractor struct {
 	topics Topics
 
 	canonical string
+	structure uint64
 	title     strings.Builder
 	inTitle   bool
 	skip      int // depth inside <script>, <style>, <noscript>
@@ -127,6 +131,7 @@ type extractor struct {
 type attrFunc func(k1, k2 string) (v1, v2 string)
 
 func (x *extractor) start(a atom.Atom, attrs attrFunc, selfClosing bool) {
+	x.structure = (x.structure ^ uint64(a)) * 1099511628211 // FNV-1a over element names
 	switch a {
 	case atom.Script, atom.Style, atom.Noscript:
 		if !selfClosing {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"time"
 )
 
@@ -66,12 +67,36 @@ func (c *crawler) start(ctx context.Context, key string) chan fetched {
 
 // fetch gets and parses one page; it runs on its own goroutine.
 func (c *crawler) fetch(ctx context.Context, key string) fetched {
-	resp := c.fetcher.Get(ctx, c.base+KeyPath(key), true)
+	var old Stored
+	var have bool
+	if c.cfg.State != nil {
+		var replay bool
+		old, replay, have = c.cfg.State.Load(key, c.digest)
+		if replay {
+			return fetched{resp: Response{Status: http.StatusOK}, doc: old.Doc, hash: old.Hash, bytes: old.Bytes,
+				at: time.Now().UTC(), replayed: true}
+		}
+	}
+	req := Request{URL: c.base + KeyPath(key), HTML: true}
+	if have {
+		req.ETag = old.ETag
+	}
+	resp := c.fetcher.Get(ctx, req)
 	f := fetched{resp: resp, bytes: len(resp.Body), at: time.Now().UTC()}
-	if resp.Class == ClassOK {
+	switch {
+	case resp.Class != ClassOK:
+	case resp.Status == http.StatusNotModified:
+		f.doc, f.hash, f.bytes = old.Doc, old.Hash, old.Bytes
+		f.saveErr = c.cfg.State.Touch(key)
+	default:
 		f.doc = Extract(resp.Body, c.hosts, c.cfg.Scope, c.topics)
 		sum := sha256.Sum256(resp.Body)
 		f.hash = hex.EncodeToString(sum[:])
+		f.structureChanged = have && f.doc.Structure != old.Doc.Structure
+		if c.cfg.State != nil {
+			f.saveErr = c.cfg.State.Save(key, c.digest,
+				Stored{ETag: resp.ETag, Hash: f.hash, Bytes: f.bytes, Doc: f.doc})
+		}
 	}
 	f.resp.Body = nil
 	return f
@@ -90,7 +115,11 @@ func (c *crawler) process(key string, f fetched) {
 	uid := c.visited[key]
 	p := &c.res.Pages[uid]
 	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
-	p.Bytes, p.ContentHash = f.bytes, f.hash
+	p.Bytes, p.ContentHash, p.Replayed = f.bytes, f.hash, f.replayed
+	p.StructureChanged = f.structureChanged
+	if f.saveErr != nil { // the graph is unaffected; the next run just fetches more
+		c.cfg.Log.Warn("crawl state not saved", "page", key, "err", f.saveErr)
+	}
 	if f.resp.Err != nil {
 		p.Error = f.resp.Err.Error()
 		c.failed++

@@ -27,6 +27,8 @@ func pagesTable(in *Input) *table {
 		field("links", tInt32, false),
 		field("discovered_as", tString, true),
 		field("changed", tBool, true),
+		field("structure_changed", tBool, false),
+		field("replayed", tBool, false),
 	)
 	pages := in.Crawl.Pages
 	for i, p := range pages {
@@ -54,6 +56,8 @@ func pagesTable(in *Input) *table {
 		t.i32(15).Append(int32(p.Links))
 		optString(t.str(16), p.Discovered)
 		appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
+		t.boolean(18).Append(p.StructureChanged)
+		t.boolean(19).Append(p.Replayed)
 	}
 	return t.finish()
 }

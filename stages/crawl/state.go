@@ -1,0 +1,42 @@
+package crawl
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// State is what a crawl keeps across runs (see package store). With it a
+// re-crawl sends conditional requests and reuses the links of unchanged
+// pages, and a killed run, run again, replays the pages it had fetched.
+// Implementations must be safe for concurrent use.
+type State interface {
+	// Load returns what was stored for key under the same extraction
+	// settings (digest); replay is true when the page was fetched by the
+	// interrupted run this one resumes, so it needs no request at all.
+	Load(key, digest string) (s Stored, replay bool, ok bool)
+	// Save stores a page fetched with a usable answer.
+	Save(key, digest string, s Stored) error
+	// Touch records that the page was found unchanged (304).
+	Touch(key string) error
+}
+
+// Stored is a fetched page as the state keeps it.
+type Stored struct {
+	ETag  string
+	Hash  string // sha256 of the body
+	Bytes int
+	Doc   Document // its Structure tells structural changes from textual ones
+}
+
+// extractDigest identifies the settings that extraction results depend on,
+// so stored links are reused only under the same topics and scope.
+func (c *crawler) extractDigest() string {
+	b, _ := json.Marshal(struct {
+		Topics [][]string
+		Scope  Scope
+		Hosts  []string
+	}{c.topics.phrases, c.cfg.Scope, c.hosts[1:]})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}

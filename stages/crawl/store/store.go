@@ -1,0 +1,164 @@
+// Package store is the crawl state kept across runs of one job: an
+// embedded SQLite database (modernc.org/sqlite, pure Go, so the runner
+// still builds with CGO_ENABLED=0) holding, per page, the last fetch time,
+// ETag, content hash, extracted links and change counters, and the runs
+// that used it.
+//
+// It implements crawl.State: a re-crawl sends conditional requests and
+// reuses the stored links of unchanged pages, and a run that was killed is
+// resumed by the next one, which replays the pages the killed run fetched
+// instead of requesting them again.
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+)
+
+const schema = `
+CREATE TABLE IF NOT EXISTS runs (
+	run_id   TEXT PRIMARY KEY,
+	started  TEXT NOT NULL,
+	finished TEXT,              -- NULL while running, or if the run was killed
+	status   TEXT NOT NULL      -- running, complete, partial
+);
+CREATE TABLE IF NOT EXISTS pages (
+	key           TEXT PRIMARY KEY,
+	run_id        TEXT NOT NULL,   -- the run that last fetched it
+	fetched_at    TEXT NOT NULL,
+	digest        TEXT NOT NULL,   -- extraction settings the links were made with
+	etag          TEXT NOT NULL,
+	content_hash  TEXT NOT NULL,
+	structure     TEXT NOT NULL,   -- Document.Structure, hex
+	bytes         INTEGER NOT NULL,
+	doc           TEXT NOT NULL,   -- JSON: canonical, title, weighted links
+	fetches       INTEGER NOT NULL DEFAULT 1,
+	content_changes   INTEGER NOT NULL DEFAULT 0,
+	structure_changes INTEGER NOT NULL DEFAULT 0
+);`
+
+// Run statuses in the runs table. A run still "running" was killed.
+const (
+	StatusRunning     = "running"
+	StatusInterrupted = "interrupted" // stopped by a signal: the next run resumes it
+)
+
+// MaxResumeAge bounds how old an interrupted run may be and still be
+// resumed: replaying pages fetched long ago would pass stale content off as
+// tonight's.
+const MaxResumeAge = 12 * time.Hour
+
+// Store is one job's crawl state.
+type Store struct {
+	db      *sql.DB
+	runID   string
+	resumes string // the interrupted run this one continues, or ""
+}
+
+// Open opens (creating if needed) the state file at path and starts run
+// runID in it. If the previous run never finished, this run resumes it.
+func Open(path, runID string) (*Store, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1) // SQLite writes one at a time anyway
+	s := &Store{db: db, runID: runID}
+	if err := s.begin(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("crawl state %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *Store) begin() error {
+	if _, err := s.db.Exec(schema); err != nil {
+		return err
+	}
+	var last, status, started string
+	err := s.db.QueryRow(`SELECT run_id, status, started FROM runs ORDER BY started DESC, run_id DESC LIMIT 1`).
+		Scan(&last, &status, &started)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return err
+	case status == StatusRunning || status == StatusInterrupted:
+		if t, err := time.Parse(time.RFC3339Nano, started); err == nil && time.Since(t) < MaxResumeAge {
+			s.resumes = last
+		}
+	}
+	_, err = s.db.Exec(`INSERT INTO runs (run_id, started, status) VALUES (?, ?, ?)`,
+		s.runID, time.Now().UTC().Format(time.RFC3339Nano), StatusRunning)
+	return err
+}
+
+// Resumes returns the interrupted run this run continues ("" if none).
+func (s *Store) Resumes() string { return s.resumes }
+
+// Finish records how the run ended (StatusInterrupted, or any other word
+// such as "complete") and closes the store.
+func (s *Store) Finish(status string) error {
+	_, err := s.db.Exec(`UPDATE runs SET finished = ?, status = ? WHERE run_id = ?`,
+		time.Now().UTC().Format(time.RFC3339Nano), status, s.runID)
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Load implements crawl.State.
+func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
+	var st crawl.Stored
+	var run, doc string
+	err := s.db.QueryRow(`SELECT run_id, etag, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`,
+		key, digest).Scan(&run, &st.ETag, &st.Hash, &st.Bytes, &doc)
+	if err != nil || json.Unmarshal([]byte(doc), &st.Doc) != nil {
+		return crawl.Stored{}, false, false
+	}
+	replay := s.resumes != "" && run == s.resumes
+	return st, replay, true
+}
+
+// Save implements crawl.State: it stores the page as fetched by this run
+// and counts content and structure changes against what was stored.
+func (s *Store) Save(key, digest string, st crawl.Stored) error {
+	doc, err := json.Marshal(st.Doc)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.Exec(`
+INSERT INTO pages (key, run_id, fetched_at, digest, etag, content_hash, structure, bytes, doc)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET
+	run_id = excluded.run_id, fetched_at = excluded.fetched_at, digest = excluded.digest,
+	etag = excluded.etag, bytes = excluded.bytes, doc = excluded.doc,
+	fetches = fetches + 1,
+	content_changes = content_changes + (content_hash != excluded.content_hash),
+	structure_changes = structure_changes + (structure != excluded.structure),
+	content_hash = excluded.content_hash, structure = excluded.structure`,
+		key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.Hash,
+		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc))
+	return err
+}
+
+// Touch implements crawl.State: this run found key unchanged (a 304).
+func (s *Store) Touch(key string) error {
+	_, err := s.db.Exec(`UPDATE pages SET run_id = ?, fetched_at = ?, fetches = fetches + 1 WHERE key = ?`,
+		s.runID, time.Now().UTC().Format(time.RFC3339Nano), key)
+	return err
+}
+
+// Counters returns a page's fetch and change counts.
+func (s *Store) Counters(key string) (fetches, contentChanges, structureChanges int, err error) {
+	err = s.db.QueryRow(`SELECT fetches, content_changes, structure_changes FROM pages WHERE key = ?`, key).
+		Scan(&fetches, &contentChanges, &structureChanges)
+	return
+}

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+)
+
+func page(hash string, structure uint64) crawl.Stored {
+	return crawl.Stored{ETag: `W/"` + hash + `"`, Hash: hash, Bytes: 10,
+		Doc: crawl.Document{Canonical: "/wiki/A", Title: "A", Structure: structure, Links: []crawl.Link{{Key: "/wiki/B", Weight: 0.5}}}}
+}
+
+func TestSaveLoadAndCounters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.sqlite")
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save("/wiki/A", "d1", page("h1", 7)); err != nil {
+		t.Fatal(err)
+	}
+	got, replay, ok := s.Load("/wiki/A", "d1")
+	if !ok || replay || got.ETag != `W/"h1"` || got.Doc.Links[0].Weight != 0.5 || got.Doc.Structure != 7 {
+		t.Errorf("Load = %+v, replay %v, ok %v", got, replay, ok)
+	}
+	if _, _, ok := s.Load("/wiki/A", "other-settings"); ok {
+		t.Error("links stored under other extraction settings were offered")
+	}
+	s.Save("/wiki/A", "d1", page("h2", 7)) // text changed
+	s.Save("/wiki/A", "d1", page("h3", 8)) // elements changed
+	s.Touch("/wiki/A")                     // a 304
+	if f, c, st, err := s.Counters("/wiki/A"); err != nil || f != 4 || c != 2 || st != 1 {
+		t.Errorf("counters = %d fetches, %d content, %d structure changes (%v); want 4, 2, 1", f, c, st, err)
+	}
+	if err := s.Finish("complete"); err != nil {
+		t.Fatal(err)
+	}
+
+	// A finished run is not resumed.
+	s, err = Open(path, "r2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Resumes() != "" {
+		t.Errorf("after a complete run, resumes %q", s.Resumes())
+	}
+	s.Save("/wiki/C", "d1", page("c", 1))
+	// r2 is killed: no Finish. The next run replays r2's pages only.
+	s.db.Close()
+	s, err = Open(path, "r3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Finish("complete")
+	if s.Resumes() != "r2" {
+		t.Fatalf("after a killed run, resumes %q, want r2", s.Resumes())
+	}
+	if _, replay, _ := s.Load("/wiki/C", "d1"); !replay {
+		t.Error("a page the killed run fetched is not replayed")
+	}
+	if _, replay, ok := s.Load("/wiki/A", "d1"); !ok || replay {
+		t.Error("a page of an earlier run is replayed")
+	}
+}

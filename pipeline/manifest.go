@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/rank"
 )
 
 // Run statuses recorded in manifest.json.
@@ -57,6 +59,25 @@ type RankSummary struct {
 	Iterations int     `json:"iterations"`
 	Residual   float64 `json:"residual"`
 	Converged  bool    `json:"converged"`
+}
+
+// record fills in what the stages produced.
+func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result, prev *publish.Previous) {
+	m.Robots = res.Robots
+	for _, p := range res.Merged {
+		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
+	}
+	m.Counts = countPages(res.Pages, prev)
+	m.Counts.Edges = g.NumEdges()
+	if prev != nil {
+		m.PreviousRunID = prev.RunID
+	}
+	for _, r := range ranks {
+		m.Ranks = append(m.Ranks, RankSummary{r.Epsilon, r.Iterations, r.Residual, r.Converged})
+	}
+	if !res.Complete {
+		m.Status, m.Problems = StatusPartial, res.Problems
+	}
 }
 
 func countPages(pages []crawl.Page, prev *publish.Previous) Counts {

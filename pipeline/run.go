@@ -40,37 +40,12 @@ func NewRunner(outDir string, log *slog.Logger) *Runner {
 // error of kind Failed. Earlier runs are never touched on failure.
 func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	fail := func(op string, err error) error { return &Error{Op: op, Job: job.Name, Kind: Failed, Err: err} }
-	now := time.Now
-	if r.Now != nil {
-		now = r.Now
-	}
-	start := now().UTC()
-	m := &Manifest{
-		Job: job.Name, RunID: start.Format("20060102T150405Z"), Status: StatusComplete,
-		ConfigDigest: job.Digest(), Config: job, FetchedFrom: job.BaseURL, Started: start,
-		StageSeconds: map[string]float64{},
-	}
-	if r.BaseURL != "" {
-		m.FetchedFrom = r.BaseURL
-	}
-	dir, err := jobDir(r.OutDir, job.Name)
+	m := r.newManifest(job)
+	dir, unlock, err := r.prepare(job, m.RunID)
 	if err != nil {
-		return nil, &Error{Op: "run", Job: job.Name, Kind: Invalid, Err: err}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fail("publish", fmt.Errorf("output directory: %w", err))
-	}
-	unlock, err := lockJob(dir)
-	if err != nil {
-		return nil, fail("run", err)
+		return nil, err
 	}
 	defer unlock()
-	if err := removeStale(dir); err != nil {
-		return nil, fail("publish", fmt.Errorf("removing stale temporary runs: %w", err))
-	}
-	if _, err := os.Stat(filepath.Join(dir, m.RunID)); err == nil {
-		return nil, fail("run", fmt.Errorf("run %s already exists; wait a second and run again", m.RunID))
-	}
 	log := r.logger().With("job", job.Name, "run_id", m.RunID)
 	stage := func(name string, f func()) {
 		t := time.Now()
@@ -78,24 +53,8 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		m.StageSeconds[name] = time.Since(t).Seconds()
 	}
 
-	state, err := store.Open(filepath.Join(dir, stateFile), m.RunID)
-	if err != nil {
-		return nil, fail("crawl", err)
-	}
-	m.ResumedFrom = state.Resumes()
-	cfg := r.crawlConfig(job, log)
-	cfg.State = state
 	var res *crawl.Result
-	stage("crawl", func() { res, err = crawl.Crawl(ctx, cfg) })
-	finish := m.Status
-	if ctx.Err() != nil {
-		finish = store.StatusInterrupted
-	} else if err == nil && !res.Complete {
-		finish = StatusPartial
-	}
-	if serr := state.Finish(finish); serr != nil && err == nil {
-		err = serr
-	}
+	stage("crawl", func() { res, err = r.crawl(ctx, job, dir, m, log) })
 	if err != nil {
 		return nil, fail("crawl", err)
 	}
@@ -106,25 +65,10 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	}
 	var ranks []rank.Result
 	stage("rank", func() { ranks = rank.PageRank(g, job.Beta, job.Epsilons) })
-
 	prev := r.previous(dir, log)
-	m.Robots = res.Robots
-	for _, p := range res.Merged {
-		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
-	}
-	m.Counts = countPages(res.Pages, prev)
-	if prev != nil {
-		m.PreviousRunID = prev.RunID
-	}
-	m.Counts.Edges = g.NumEdges()
-	for _, rr := range ranks {
-		m.Ranks = append(m.Ranks, RankSummary{rr.Epsilon, rr.Iterations, rr.Residual, rr.Converged})
-	}
-	if !res.Complete {
-		m.Status, m.Problems = StatusPartial, res.Problems
-	}
+	m.record(res, g, ranks, prev)
 	stage("publish", func() {
-		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks, Previous: prev}, now)
+		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks, Previous: prev})
 	})
 	if err != nil {
 		return nil, fail("publish", err)
@@ -138,6 +82,76 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		log.Warn("retention: could not remove old runs", "err", err)
 	}
 	return m, nil
+}
+
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (r *Runner) newManifest(job Job) *Manifest {
+	start := r.now()
+	m := &Manifest{
+		Job: job.Name, RunID: start.Format("20060102T150405Z"), Status: StatusComplete,
+		ConfigDigest: job.Digest(), Config: job, FetchedFrom: job.BaseURL, Started: start,
+		StageSeconds: map[string]float64{},
+	}
+	if r.BaseURL != "" {
+		m.FetchedFrom = r.BaseURL
+	}
+	return m
+}
+
+// prepare makes the job's directory, takes its lock and clears debris of
+// crashed runs.
+func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err error) {
+	fail := func(op string, err error) error { return &Error{Op: op, Job: job.Name, Kind: Failed, Err: err} }
+	dir, err = jobDir(r.OutDir, job.Name)
+	if err != nil {
+		return "", nil, &Error{Op: "run", Job: job.Name, Kind: Invalid, Err: err}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, fail("publish", fmt.Errorf("output directory: %w", err))
+	}
+	unlock, err = lockJob(dir)
+	if err != nil {
+		return "", nil, fail("run", err)
+	}
+	if err := removeStale(dir); err != nil {
+		unlock()
+		return "", nil, fail("publish", fmt.Errorf("removing stale temporary runs: %w", err))
+	}
+	if _, err := os.Stat(filepath.Join(dir, runID)); err == nil {
+		unlock()
+		return "", nil, fail("run", fmt.Errorf("run %s already exists; wait a second and run again", runID))
+	}
+	return dir, unlock, nil
+}
+
+// crawl runs the crawl stage with the job's crawl state, and records in
+// the state how the crawl ended so that an interrupted one is resumed.
+func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, log *slog.Logger) (*crawl.Result, error) {
+	state, err := store.Open(filepath.Join(dir, stateFile), m.RunID)
+	if err != nil {
+		return nil, err
+	}
+	m.ResumedFrom = state.Resumes()
+	cfg := r.crawlConfig(job, log)
+	cfg.State = state
+	res, err := crawl.Crawl(ctx, cfg)
+	ended := StatusComplete
+	switch {
+	case ctx.Err() != nil:
+		ended = store.StatusInterrupted
+	case err != nil || !res.Complete:
+		ended = StatusPartial
+	}
+	if serr := state.Finish(ended); err == nil {
+		err = serr
+	}
+	return res, err
 }
 
 func (r *Runner) logger() *slog.Logger {
@@ -205,7 +219,7 @@ func (r *Runner) previous(dir string, log *slog.Logger) *publish.Previous {
 // publish writes the run into a temporary directory beside its final
 // place, adds the manifest, renames it into place and, for a complete run,
 // points LATEST at it.
-func (r *Runner) publish(dir string, m *Manifest, in *publish.Input, now func() time.Time) error {
+func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 	tmp := filepath.Join(dir, tmpPrefix+m.RunID)
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return err
@@ -215,7 +229,7 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input, now func() 
 	m.StageSeconds["publish"] = time.Since(t).Seconds()
 	if err == nil {
 		m.Files = files
-		m.Finished = now().UTC()
+		m.Finished = r.now()
 		var b []byte
 		b, err = json.MarshalIndent(m, "", "  ")
 		if err == nil {

@@ -27,6 +27,8 @@ type Runner struct {
 	Log        *slog.Logger
 	Progress   func(job string, p crawl.Progress) // nil: none
 	Now        func() time.Time                   // nil: time.Now
+	// OnScheduledRun, if set, is called after each run Schedule starts.
+	OnScheduledRun func(job string, m *Manifest, err error)
 }
 
 // NewRunner returns a Runner writing under outDir.

@@ -22,8 +22,12 @@ func (r *Runner) Schedule(ctx context.Context, cfg *Config) error {
 			continue
 		}
 		_, err := c.AddFunc(job.Schedule, func() {
-			if _, err := r.Run(ctx, job); err != nil {
+			m, err := r.Run(ctx, job)
+			if err != nil {
 				log.Error("run failed", "job", job.Name, "err", err)
+			}
+			if r.OnScheduledRun != nil {
+				r.OnScheduledRun(job.Name, m, err)
 			}
 		})
 		if err != nil {

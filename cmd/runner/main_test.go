@@ -119,6 +119,15 @@ func TestRankJSON(t *testing.T) {
 	if !strings.Contains(stderr, "dropped 1 duplicate edges") {
 		t.Errorf("stderr = %q, want the duplicate reported", stderr)
 	}
+	out := t.TempDir()
+	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", out); code != 0 {
+		t.Fatalf("rank -out: exit %d, %s", code, stderr)
+	}
+	for _, f := range []string{"graph.txt", "edges.parquet", "degrees.parquet", "ranks/epsilon=0.01/ranks.parquet", "ranks/epsilon=0.005/ranks.parquet"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("rank -out: %v", err)
+		}
+	}
 	code, _, stderr = runner(t, "rank", "-graph", writeJobs(t, "3\na b\nb c d\n"))
 	if code != 2 || !strings.Contains(stderr, "line 3") {
 		t.Errorf("malformed file: exit %d, %s", code, stderr)

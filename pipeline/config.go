@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/robfig/cron/v3"
@@ -166,7 +167,7 @@ func known(handlers map[string]func(*yaml.Node)) string {
 	for k := range handlers {
 		keys = append(keys, k)
 	}
-	sortStrings(keys)
+	slices.Sort(keys)
 	return strings.Join(keys, ", ")
 }
 

@@ -1,9 +1,6 @@
 package pipeline
 
-import (
-	"errors"
-	"sort"
-)
+import "errors"
 
 // Kind classifies an error so that the command line can choose its exit
 // code: Invalid is the user's input (exit 2), Failed a job that did not
@@ -41,5 +38,3 @@ func KindOf(err error) Kind {
 	}
 	return Failed
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

@@ -55,3 +55,28 @@ func BenchmarkPageRankStep(b *testing.B) {
 	b.ReportMetric(rate, "edge-updates/s")
 	b.ReportMetric(rate/float64(runtime.GOMAXPROCS(0)), "edge-updates/s/core")
 }
+
+// BenchmarkRandomReadCeiling measures this machine's rate of random 8-byte
+// reads from an array the size of a 1 M-vertex graph's contributions
+// (8 MB), stored so the compiler cannot drop them: the ceiling for any pull
+// kernel on a graph without locality.
+func BenchmarkRandomReadCeiling(b *testing.B) {
+	const n, m = 1_000_000, 10_000_000
+	rng := rand.New(rand.NewPCG(5, 6))
+	idx := make([]uint32, m)
+	for i := range idx {
+		idx[i] = uint32(rng.IntN(n))
+	}
+	src := make([]float64, n)
+	dst := make([]float64, m)
+	for i := range src {
+		src[i] = float64(i)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for i, u := range idx {
+			dst[i] = src[u]
+		}
+	}
+	b.ReportMetric(float64(m)*float64(b.N)/b.Elapsed().Seconds(), "reads/s")
+}

@@ -48,14 +48,15 @@ type Fetcher struct {
 
 // Response is the outcome of one fetch, after retries.
 type Response struct {
-	Status      int // last HTTP status, 0 if none
-	Body        []byte
-	ContentType string
-	ETag        string
-	Attempts    int
-	Duration    time.Duration
-	Class       string // one of the Class constants
-	Err         error
+	Status       int // last HTTP status, 0 if none
+	Body         []byte
+	ContentType  string
+	ETag         string
+	LastModified string
+	Attempts     int
+	Duration     time.Duration
+	Class        string // one of the Class constants
+	Err          error
 }
 
 // NewFetcher returns a fetcher for one host; redirects may go only to hosts.
@@ -100,8 +101,10 @@ func (e errRedirect) Error() string { return e.msg }
 // Request is one page to fetch.
 type Request struct {
 	URL  string
-	HTML bool   // reject content types other than HTML
-	ETag string // ask for 304 Not Modified if the page still has this ETag
+	HTML bool // reject content types other than HTML
+	// ETag and LastModified, from an earlier answer, make the request
+	// conditional: 304 Not Modified if the page is unchanged.
+	ETag, LastModified string
 }
 
 // Get fetches a page, retrying network errors, timeouts, 429 and 5xx
@@ -147,6 +150,9 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 	if want.ETag != "" {
 		req.Header.Set("If-None-Match", want.ETag)
 	}
+	if want.LastModified != "" {
+		req.Header.Set("If-Modified-Since", want.LastModified)
+	}
 	resp, err := f.client.Do(req)
 	if err != nil {
 		r.Class, r.Err = classify(err), err
@@ -156,6 +162,7 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 	r.Status = resp.StatusCode
 	r.ContentType = resp.Header.Get("Content-Type")
 	r.ETag = resp.Header.Get("ETag")
+	r.LastModified = resp.Header.Get("Last-Modified")
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
 		wait = retryAfter(resp.Header.Get("Retry-After"))
@@ -165,7 +172,7 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 	case resp.StatusCode >= 500:
 		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)
 		return true, 0
-	case resp.StatusCode == http.StatusNotModified && want.ETag != "":
+	case resp.StatusCode == http.StatusNotModified && (want.ETag != "" || want.LastModified != ""):
 		return false, 0
 	case resp.StatusCode != http.StatusOK:
 		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)

@@ -104,3 +104,36 @@ func TestBackoffGrowsAndIsCapped(t *testing.T) {
 		t.Errorf("backoff(20) = %v, want the cap", d)
 	}
 }
+
+func TestFetchConditional(t *testing.T) {
+	const etag, lastMod = `W/"v1"`, "Thu, 08 Feb 2018 00:00:00 GMT"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") == etag || r.Header.Get("If-Modified-Since") == lastMod {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Last-Modified", lastMod)
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<p>page</p>"))
+	}))
+	defer srv.Close()
+	f := testFetcher(srv, FetchOptions{})
+	first := f.Get(context.Background(), Request{URL: srv.URL + "/wiki/A", HTML: true})
+	if first.Status != 200 || first.ETag != etag || first.LastModified != lastMod {
+		t.Fatalf("first: %+v", first)
+	}
+	for _, req := range []Request{{ETag: etag}, {LastModified: lastMod}} {
+		req.URL, req.HTML = srv.URL+"/wiki/A", true
+		r := f.Get(context.Background(), req)
+		if r.Status != 304 || r.Class != ClassOK || len(r.Body) != 0 {
+			t.Errorf("conditional %+v: status %d class %q", req, r.Status, r.Class)
+		}
+	}
+	// A 304 to an unconditional request is an error, not an empty page.
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(304) }))
+	defer plain.Close()
+	if r := testFetcher(plain, FetchOptions{}).Get(context.Background(), Request{URL: plain.URL, HTML: true}); r.Class != ClassHTTP {
+		t.Errorf("unasked 304: class %q", r.Class)
+	}
+}

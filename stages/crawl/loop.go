@@ -79,7 +79,7 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 	}
 	req := Request{URL: c.base + KeyPath(key), HTML: true}
 	if have {
-		req.ETag = old.ETag
+		req.ETag, req.LastModified = old.ETag, old.LastModified
 	}
 	resp := c.fetcher.Get(ctx, req)
 	f := fetched{resp: resp, bytes: len(resp.Body), at: time.Now().UTC()}
@@ -95,7 +95,7 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 		f.structureChanged = have && f.doc.Structure != old.Doc.Structure
 		if c.cfg.State != nil {
 			f.saveErr = c.cfg.State.Save(key, c.digest,
-				Stored{ETag: resp.ETag, Hash: f.hash, Bytes: f.bytes, Doc: f.doc})
+				Stored{ETag: resp.ETag, LastModified: resp.LastModified, Hash: f.hash, Bytes: f.bytes, Doc: f.doc})
 		}
 	}
 	f.resp.Body = nil

@@ -23,10 +23,11 @@ type State interface {
 
 // Stored is a fetched page as the state keeps it.
 type Stored struct {
-	ETag  string
-	Hash  string // sha256 of the body
-	Bytes int
-	Doc   Document // its Structure tells structural changes from textual ones
+	ETag         string
+	LastModified string
+	Hash         string // sha256 of the body
+	Bytes        int
+	Doc          Document // its Structure tells structural changes from textual ones
 }
 
 // extractDigest identifies the settings that extraction results depend on,

@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS pages (
 	fetched_at    TEXT NOT NULL,
 	digest        TEXT NOT NULL,   -- extraction settings the links were made with
 	etag          TEXT NOT NULL,
+	last_modified TEXT NOT NULL,
 	content_hash  TEXT NOT NULL,
 	structure     TEXT NOT NULL,   -- Document.Structure, hex
 	bytes         INTEGER NOT NULL,
@@ -118,8 +119,8 @@ func (s *Store) Finish(status string) error {
 func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
 	var st crawl.Stored
 	var run, doc string
-	err := s.db.QueryRow(`SELECT run_id, etag, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`,
-		key, digest).Scan(&run, &st.ETag, &st.Hash, &st.Bytes, &doc)
+	err := s.db.QueryRow(`SELECT run_id, etag, last_modified, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`,
+		key, digest).Scan(&run, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
 	if err != nil || json.Unmarshal([]byte(doc), &st.Doc) != nil {
 		return crawl.Stored{}, false, false
 	}
@@ -135,16 +136,16 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 		return err
 	}
 	_, err = s.db.Exec(`
-INSERT INTO pages (key, run_id, fetched_at, digest, etag, content_hash, structure, bytes, doc)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET
 	run_id = excluded.run_id, fetched_at = excluded.fetched_at, digest = excluded.digest,
-	etag = excluded.etag, bytes = excluded.bytes, doc = excluded.doc,
+	etag = excluded.etag, last_modified = excluded.last_modified, bytes = excluded.bytes, doc = excluded.doc,
 	fetches = fetches + 1,
 	content_changes = content_changes + (content_hash != excluded.content_hash),
 	structure_changes = structure_changes + (structure != excluded.structure),
 	content_hash = excluded.content_hash, structure = excluded.structure`,
-		key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.Hash,
+		key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
 		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc))
 	return err
 }

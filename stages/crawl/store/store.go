@@ -80,8 +80,24 @@ func Open(path, runID string) (*Store, error) {
 	return s, nil
 }
 
+// schemaVersion is kept in SQLite's user_version. The state is a cache of
+// what the web said: a file of another version is rebuilt, not migrated.
+const schemaVersion = 1
+
 func (s *Store) begin() error {
+	var version int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	if version != schemaVersion {
+		if _, err := s.db.Exec(`DROP TABLE IF EXISTS pages; DROP TABLE IF EXISTS runs;`); err != nil {
+			return err
+		}
+	}
 	if _, err := s.db.Exec(schema); err != nil {
+		return err
+	}
+	if _, err := s.db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
 		return err
 	}
 	var last, status, started string

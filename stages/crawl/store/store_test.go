@@ -64,3 +64,23 @@ func TestSaveLoadAndCounters(t *testing.T) {
 		t.Error("a page of an earlier run is replayed")
 	}
 }
+
+// A state file of another schema version is rebuilt, not misread.
+func TestOtherSchemaIsRebuilt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.sqlite")
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Save("/wiki/A", "d", page("h", 1))
+	s.db.Exec(`PRAGMA user_version = 99`)
+	s.Finish("complete")
+	s, err = Open(path, "r2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Finish("complete")
+	if _, _, ok := s.Load("/wiki/A", "d"); ok {
+		t.Error("a page survived the rebuild of a state file of another version")
+	}
+}

@@ -334,3 +334,22 @@ func TestRunResumesInterruptedRun(t *testing.T) {
 		}
 	}
 }
+
+// A second process (here: a second lock) cannot run a job that is running.
+func TestJobLock(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockJob(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockJob(dir); err == nil || !strings.Contains(err.Error(), "another run of this job") {
+		t.Errorf("second lock: err = %v", err)
+	}
+	unlock()
+	again, err := lockJob(dir)
+	if err != nil {
+		t.Errorf("lock after unlock: %v", err)
+	} else {
+		again()
+	}
+}

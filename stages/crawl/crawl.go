@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -183,6 +184,11 @@ func (c *crawler) readRobots(ctx context.Context, limit *HostLimit) *Robots {
 }
 
 func (c *crawler) seed() {
+	if strings.HasPrefix(c.res.Robots, "disallow-all") {
+		c.problem("%s/robots.txt gave %s: nothing may be fetched this run; check the network and the base URL (or -base-url)",
+			c.base, c.res.Robots)
+		return
+	}
 	for _, s := range c.cfg.Seeds {
 		key, ok := ArticleKey(s, c.hosts)
 		switch {

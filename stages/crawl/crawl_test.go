@@ -235,7 +235,7 @@ func TestCrawlHostUnreachable(t *testing.T) {
 	cfg.Fetch.MaxAttempts = 2
 	res := run(t, cfg)
 	if res.Complete || len(res.Pages) != 0 || !strings.Contains(res.Robots, "disallow-all (unreachable") ||
-		len(res.Problems) != 1 || !strings.Contains(res.Problems[0], "unreachable") {
+		len(res.Problems) != 1 || !strings.Contains(res.Problems[0], "nothing may be fetched this run; check the network") {
 		t.Errorf("robots %q, problems %q, %d pages", res.Robots, res.Problems, len(res.Pages))
 	}
 }

@@ -15,13 +15,13 @@ import (
 func (r *Runner) Schedule(ctx context.Context, cfg *Config) error {
 	log := r.logger()
 	c := cron.New(cron.WithChain(cron.SkipIfStillRunning(cron.DiscardLogger)))
-	scheduled := 0
+	scheduled := map[cron.EntryID]Job{}
 	for _, job := range cfg.Jobs {
 		if job.Schedule == "" {
 			log.Info("job has no schedule; run it with 'runner run'", "job", job.Name)
 			continue
 		}
-		_, err := c.AddFunc(job.Schedule, func() {
+		id, err := c.AddFunc(job.Schedule, func() {
 			m, err := r.Run(ctx, job)
 			if err != nil {
 				log.Error("run failed", "job", job.Name, "err", err)
@@ -33,14 +33,14 @@ func (r *Runner) Schedule(ctx context.Context, cfg *Config) error {
 		if err != nil {
 			return &Error{Op: "schedule", Job: job.Name, Kind: Invalid, Err: err}
 		}
-		scheduled++
+		scheduled[id] = job
 	}
-	if scheduled == 0 {
+	if len(scheduled) == 0 {
 		return &Error{Op: "schedule", Kind: Invalid, Err: fmt.Errorf("%s: no job has a schedule", cfg.Path)}
 	}
 	c.Start()
-	for _, e := range c.Entries() {
-		log.Info("scheduled", "next", e.Next)
+	for id, job := range scheduled {
+		log.Info("scheduled", "job", job.Name, "schedule", job.Schedule, "next", c.Entry(id).Next)
 	}
 	<-ctx.Done()
 	log.Info("stopping: waiting for running jobs")

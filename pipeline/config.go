@@ -225,7 +225,6 @@ func jobCtx(name string) string { return fmt.Sprintf("job %q", name) }
 // job decodes one job over the defaults and validates the merged result.
 func (d *decoder) job(n *yaml.Node, defaults Job) Job {
 	j := defaults
-	j.Seeds, j.Topics = nil, nil
 	j.Line = n.Line
 	d.lines = map[string]int{}
 	defer func() { d.lines = nil }()

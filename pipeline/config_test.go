@@ -41,8 +41,13 @@ func TestParseConfigMergesDefaults(t *testing.T) {
 		plain.LinkScope != "legacy" || len(plain.Epsilons) != 1 || tennis.Line != 6 || plain.Line != 11 {
 		t.Errorf("plain = %+v", plain)
 	}
-	if tennis.Digest() == plain.Digest() || tennis.Digest() != tennis.Digest() {
-		t.Error("digests must differ between jobs and be stable")
+	again, err := ParseConfig("jobs.yaml", []byte(validYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tennisAgain, _ := again.Job("tennis")
+	if tennis.Digest() == plain.Digest() || tennis.Digest() != tennisAgain.Digest() {
+		t.Error("digests must differ between jobs and be the same for the same job parsed twice")
 	}
 }
 

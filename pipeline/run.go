@@ -3,12 +3,12 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/topicrank/topicrank/stages/crawl"
@@ -78,7 +78,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	log.Info("run published", "status", m.Status, "vertices", m.Counts.Vertices, "edges", m.Counts.Edges,
 		"failed", m.Counts.Failed, "dir", filepath.Join(dir, m.RunID))
 	if m.Status != StatusComplete {
-		return m, fail("crawl", fmt.Errorf("run %s is partial: %v", m.RunID, errors.Join(errorsOf(m.Problems)...)))
+		return m, fail("crawl", fmt.Errorf("run %s is partial: %v", m.RunID, strings.Join(m.Problems, "\n")))
 	}
 	if err := prune(dir, job.Keep, m.RunID); err != nil {
 		log.Warn("retention: could not remove old runs", "err", err)
@@ -249,12 +249,4 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 		return setLatest(dir, m.RunID)
 	}
 	return nil
-}
-
-func errorsOf(msgs []string) []error {
-	errs := make([]error, len(msgs))
-	for i, s := range msgs {
-		errs[i] = errors.New(s)
-	}
-	return errs
 }

@@ -32,7 +32,7 @@ func ParseRobots(status int, body []byte, userAgent string) (*Robots, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Robots{group: data.FindGroup(ProductToken(userAgent))}, nil
+	return &Robots{group: data.FindGroup(productToken(userAgent))}, nil
 }
 
 func allRobots(allow bool) *Robots { return &Robots{all: &allow} }
@@ -60,9 +60,9 @@ func (r *Robots) CrawlDelay() float64 {
 	return r.group.CrawlDelay.Seconds()
 }
 
-// ProductToken returns the User-Agent's product token ("topicrank" for
+// productToken returns the User-Agent's product token ("topicrank" for
 // "topicrank/0.1 (...)"), which robots.txt groups are matched on.
-func ProductToken(userAgent string) string {
+func productToken(userAgent string) string {
 	tok, _, _ := strings.Cut(strings.TrimSpace(userAgent), "/")
 	tok, _, _ = strings.Cut(tok, " ")
 	return tok

@@ -44,7 +44,7 @@ func articleKeySlow(href string, hosts []string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	title = NormalizeTitle(title)
+	title = normalizeTitle(title)
 	if title == "" || strings.ContainsAny(title, "#:") {
 		return "", false
 	}
@@ -75,8 +75,8 @@ func plainKey(href string) bool {
 	return true
 }
 
-// NormalizeTitle applies MediaWiki's title normalisation to a decoded title.
-func NormalizeTitle(t string) string {
+// normalizeTitle applies MediaWiki's title normalisation to a decoded title.
+func normalizeTitle(t string) string {
 	t = strings.Join(strings.FieldsFunc(t, func(r rune) bool { return r == '_' || unicode.IsSpace(r) }), "_")
 	r, size := utf8.DecodeRuneInString(t)
 	if r == utf8.RuneError || unicode.IsUpper(r) {

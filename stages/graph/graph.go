@@ -82,12 +82,6 @@ func (b *Builder) Vertex(name string) uint32 {
 	return id
 }
 
-// Lookup returns the id of name and whether it exists.
-func (b *Builder) Lookup(name string) (uint32, bool) {
-	id, ok := b.ids[name]
-	return id, ok
-}
-
 // NumVertices returns the number of vertices added so far.
 func (b *Builder) NumVertices() int { return len(b.names) }
 

@@ -35,19 +35,31 @@ func TopK[T int | float64](score []T, k int) []uint32 {
 			heap.Fix(h, 0)
 		}
 	}
-	out := h.ids
-	slices.SortFunc(out, func(a, b uint32) int {
+	sortRanked(score, h.ids)
+	return h.ids
+}
+
+// Order returns every vertex id sorted as TopK sorts: position i of the
+// result holds the vertex ranked i+1.
+func Order(score []float64) []uint32 {
+	ids := make([]uint32, len(score))
+	for i := range ids {
+		ids[i] = uint32(i)
+	}
+	sortRanked(score, ids)
+	return ids
+}
+
+// sortRanked sorts ids highest score first, ties to the lower id.
+func sortRanked[T int | float64](score []T, ids []uint32) {
+	h := minHeap[T]{score: score}
+	slices.SortFunc(ids, func(a, b uint32) int {
 		if h.better(a, b) {
 			return -1
 		}
 		return 1
 	})
-	return out
 }
-
-// Order returns every vertex id sorted as TopK sorts: position i of the
-// result holds the vertex ranked i+1.
-func Order(score []float64) []uint32 { return TopK(score, len(score)) }
 
 // minHeap keeps the worst of the current top k at its root.
 type minHeap[T int | float64] struct {

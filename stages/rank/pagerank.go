@@ -29,9 +29,10 @@ type Result struct {
 // PageRank runs the power iteration of DESIGN.md once for all epsilons:
 // a smaller epsilon continues from where a larger one stopped, so each
 // result equals a separate run with that epsilon alone. Results come back in
-// the order of epsilons. The computation is parallel over fixed vertex
-// chunks and sums partial results in chunk order, so ranks are
-// bit-identical from run to run whatever the number of cores.
+// the order of epsilons. The computation is parallel over vertex ranges
+// fixed by the graph alone (see tiles.go), and every sum runs in a fixed
+// order, so ranks are bit-identical from run to run whatever the number of
+// cores.
 func PageRank(g *graph.Graph, beta float64, epsilons []float64) []Result {
 	n := g.NumVertices()
 	results := make([]Result, len(epsilons))
@@ -77,33 +78,41 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// chunkSize is the number of vertices one task updates. It is a constant so
-// that the order of floating-point sums never depends on the core count.
+// chunkSize is the number of vertices one task of the contribution pass
+// handles. It is a constant so that the order of floating-point sums never
+// depends on the core count.
 const chunkSize = 1 << 14
 
 // iteration holds the state of the power iteration.
 type iteration struct {
-	g       *graph.Graph
 	beta    float64
 	n       int
-	cur     []float64 // P_t
-	nxt     []float64 // P_{t+1}
-	contrib []float64 // P_t(u)/out(u), 0 for sinks
-	invOut  []float64 // 1/out(u), 0 for sinks
-	partial []float64 // per-chunk sums (sink mass, then residual)
-	workers int
+	tiles   *tiling
+	cur     []float64                // P_t
+	nxt     []float64                // P_{t+1}
+	contrib []float64                // P_t(u)/out(u), 0 for sinks; padded to whole segments
+	invOut  []float64                // 1/out(u), 0 for sinks
+	sinks   []float64                // rank mass on sinks, per chunk
+	resid   []float64                // |P_{t+1} - P_t|, per block
+	sums    []*[1 << dstBits]float64 // per worker, zero between blocks
 }
 
 func newIteration(g *graph.Graph, beta float64) *iteration {
 	n := g.NumVertices()
+	tiles := newTiling(g)
+	workers := runtime.GOMAXPROCS(0)
 	it := &iteration{
-		g: g, beta: beta, n: n,
+		beta: beta, n: n, tiles: tiles,
 		cur:     make([]float64, n),
 		nxt:     make([]float64, n),
-		contrib: make([]float64, n),
+		contrib: make([]float64, tiles.segments*segmentSize),
 		invOut:  make([]float64, n),
-		partial: make([]float64, (n+chunkSize-1)/chunkSize),
-		workers: runtime.GOMAXPROCS(0),
+		sinks:   make([]float64, (n+chunkSize-1)/chunkSize),
+		resid:   make([]float64, len(tiles.blocks)-1),
+		sums:    make([]*[1 << dstBits]float64, workers),
+	}
+	for w := range it.sums {
+		it.sums[w] = new([1 << dstBits]float64)
 	}
 	for v := range n {
 		it.cur[v] = 1 / float64(n)
@@ -117,7 +126,8 @@ func newIteration(g *graph.Graph, beta float64) *iteration {
 // step computes P_{t+1} from P_t, swaps them and returns the L1 residual.
 func (it *iteration) step() float64 {
 	// Pass 1: contributions and the rank mass sitting on sinks.
-	it.parallel(func(c, lo, hi int) {
+	parallel(len(it.sinks), len(it.sums), func(_, c int) {
+		lo, hi := c*chunkSize, min((c+1)*chunkSize, it.n)
 		sink := 0.0
 		for v := lo; v < hi; v++ {
 			if it.invOut[v] == 0 {
@@ -125,65 +135,55 @@ func (it *iteration) step() float64 {
 			}
 			it.contrib[v] = it.cur[v] * it.invOut[v]
 		}
-		it.partial[c] = sink
+		it.sinks[c] = sink
 	})
-	sink := sumInOrder(it.partial)
+	sink := sumInOrder(it.sinks)
 	base := (1-it.beta)/float64(it.n) + it.beta*sink/float64(it.n)
 
-	// Pass 2: pull along in-edges. This loop is the cost of PageRank: one
-	// random read of contrib per edge.
-	start, adj := it.g.InCSR()
-	contrib, cur, nxt, beta := it.contrib, it.cur, it.nxt, it.beta
-	it.parallel(func(c, lo, hi int) {
+	// Pass 2: pull along in-edges, one block of destinations per task. This
+	// is the cost of PageRank: one read of a contribution per edge.
+	t := it.tiles
+	parallel(len(it.resid), len(it.sums), func(w, b int) {
+		sums := it.sums[w]
+		for s := range t.segments {
+			tile := b*t.segments + s
+			contrib := (*[segmentSize]float64)(it.contrib[s*segmentSize:])
+			accumulate(sums, contrib, t.edges[t.tiles[tile]:t.tiles[tile+1]])
+		}
+		lo, hi := t.blocks[b], t.blocks[b+1]
 		res := 0.0
 		for v := lo; v < hi; v++ {
-			p := base + beta*pull(contrib, adj[start[v]:start[v+1]])
-			nxt[v] = p
-			res += math.Abs(p - cur[v])
+			p := base + it.beta*sums[v-lo]
+			sums[v-lo] = 0
+			it.nxt[v] = p
+			res += math.Abs(p - it.cur[v])
 		}
-		it.partial[c] = res
+		it.resid[b] = res
 	})
 	it.cur, it.nxt = it.nxt, it.cur
-	return sumInOrder(it.partial)
+	return sumInOrder(it.resid)
 }
 
-// pull sums contrib over the sources of one vertex. Four independent sums
-// let the CPU overlap the random reads; the order of additions is fixed.
-func pull(contrib []float64, sources []uint32) float64 {
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(sources); i += 4 {
-		s0 += contrib[sources[i]]
-		s1 += contrib[sources[i+1]]
-		s2 += contrib[sources[i+2]]
-		s3 += contrib[sources[i+3]]
-	}
-	for ; i < len(sources); i++ {
-		s0 += contrib[sources[i]]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// parallel calls f on every chunk of vertices, spread over the workers.
-func (it *iteration) parallel(f func(chunk, lo, hi int)) {
-	chunks := len(it.partial)
-	workers := min(it.workers, chunks)
+// parallel calls f(worker, task) for tasks 0..tasks-1, spread over at most
+// workers goroutines; worker tells f which scratch space is its own.
+func parallel(tasks, workers int, f func(worker, task int)) {
+	workers = min(workers, tasks)
 	if workers <= 1 {
-		for c := range chunks {
-			f(c, c*chunkSize, min((c+1)*chunkSize, it.n))
+		for c := range tasks {
+			f(0, c)
 		}
 		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Go(func() {
 			for {
 				c := int(next.Add(1) - 1)
-				if c >= chunks {
+				if c >= tasks {
 					return
 				}
-				f(c, c*chunkSize, min((c+1)*chunkSize, it.n))
+				f(w, c)
 			}
 		})
 	}

@@ -157,6 +157,10 @@ func TestPageRankMatchesReference(t *testing.T) {
 		edges := randomGraph(rng, size[0], size[1])
 		compare(t, "random "+strconv.Itoa(size[0]), build(t, size[0], edges), edges, []float64{0.01, 0.005, 1e-6, 1e-10})
 	}
+	// Several destination blocks and source segments.
+	n := 3 << dstBits / 2
+	edges := randomGraph(rng, n, 4*n)
+	compare(t, "random "+strconv.Itoa(n), build(t, n, edges), edges, []float64{0.01, 1e-6})
 }
 
 // The real graphs of ../shared/data/graphs.
@@ -186,8 +190,8 @@ func TestPageRankRealGraphs(t *testing.T) {
 // bit, and so does any core count.
 func TestPageRankDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	edges := randomGraph(rng, 70000, 400000) // several chunks
-	g := build(t, 70000, edges)
+	n := 3 << dstBits / 2 // several chunks, blocks and segments
+	g := build(t, n, randomGraph(rng, n, 2*n))
 	together := PageRank(g, 0.85, []float64{0.001, 0.01, 1e-7})
 	for _, r := range together {
 		alone := PageRank(g, 0.85, []float64{r.Epsilon})[0]

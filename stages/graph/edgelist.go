@@ -49,51 +49,20 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	st := ReadStats{Header: -1}
-	p := parser{data: data}
-	var in *interner
-	var b batch
-	for p.next() {
-		line := p.line
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
-		if st.Header < 0 && !opt.NoHeader {
-			n, err := strconv.Atoi(string(bytes.TrimSpace(line)))
-			if err != nil || n < 0 {
-				return nil, st, &SyntaxError{p.lineNo, fmt.Sprintf("want the vertex count as the first line, got %q (header-less lists need -no-header)", clip(line))}
-			}
-			st.Header = n
-			continue
-		}
-		if in == nil {
-			edges := len(data) / 24 // a guess: lines of about two dozen bytes
-			in = newInterner(data, max(st.Header, edges/8))
-			b.src, b.dst = make([]uint32, 0, edges), make([]uint32, 0, edges)
-		}
-		uOff, uLen, vOff, vLen, ok := p.fields()
-		if !ok {
-			return nil, st, &SyntaxError{p.lineNo, fmt.Sprintf("want \"u v\", got %q", clip(line))}
-		}
-		st.Lines++
-		if b.add(uOff, uLen, vOff, vLen, p.lineNo) {
-			if err := b.flush(in, st.Header, opt.Lenient); err != nil {
-				return nil, st, err
-			}
-		}
-	}
-	if in != nil {
-		if err := b.flush(in, st.Header, opt.Lenient); err != nil {
+	p := &parser{data: data}
+	if !opt.NoHeader {
+		if st.Header, err = p.header(); err != nil {
 			return nil, st, err
 		}
 	}
-	src, dst := b.src, b.dst
-	if st.Header < 0 && !opt.NoHeader {
-		return nil, st, &SyntaxError{p.lineNo, "empty file: want the vertex count as the first line"}
+	edges := len(data) / 24 // a guess: lines of about two dozen bytes
+	in := newInterner(data, max(st.Header, edges/8))
+	src, dst, err := internEdges(p, in, st.Header, opt.Lenient, edges)
+	st.Lines = len(src)
+	if err != nil {
+		return nil, st, err
 	}
-	var names []string
-	if in != nil {
-		names = in.strings()
-	}
+	names := in.strings()
 	for len(names) < st.Header {
 		st.Unnamed++
 		names = append(names, "#"+strconv.Itoa(len(names)))
@@ -104,43 +73,38 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 	return g, st, err
 }
 
-// batch holds edges parsed but not yet interned. Interning a batch at a
-// time lets the table's cache misses overlap (see interner.touch).
-type batch struct {
-	n        int
-	off, len [2 * batchSize]int
-	lineNo   [batchSize]int
-	hash     [2 * batchSize]uint64
-	src, dst []uint32
-}
-
-const batchSize = 64
-
-// add queues an edge and reports whether the batch is full.
-func (b *batch) add(uOff, uLen, vOff, vLen, lineNo int) bool {
-	b.off[2*b.n], b.len[2*b.n], b.off[2*b.n+1], b.len[2*b.n+1] = uOff, uLen, vOff, vLen
-	b.lineNo[b.n] = lineNo
-	b.n++
-	return b.n == batchSize
-}
-
-// flush interns the queued edges in order and appends them.
-func (b *batch) flush(in *interner, header int, lenient bool) error {
-	var sink byte
-	for i := range 2 * b.n {
-		b.hash[i] = in.hash(b.off[i], b.len[i])
-		sink += in.touch(b.hash[i])
+// internEdges turns the rest of p's lines into edges between interned
+// names. A second goroutine parses and hashes the lines a few batches
+// ahead, so that this one spends its time on the interning table alone:
+// on a large file that table's cache misses are most of the cost.
+func internEdges(p *parser, in *interner, header int, lenient bool, capacity int) (src, dst []uint32, err error) {
+	const depth = 4
+	full, free := make(chan *batch, depth), make(chan *batch, depth)
+	for range depth {
+		free <- new(batch)
 	}
-	_ = sink
-	for i := range b.n {
-		b.src = append(b.src, in.id(b.off[2*i], b.len[2*i], b.hash[2*i]))
-		b.dst = append(b.dst, in.id(b.off[2*i+1], b.len[2*i+1], b.hash[2*i+1]))
-		if header >= 0 && in.len() > header && !lenient {
-			return &SyntaxError{b.lineNo[i], fmt.Sprintf("vertex %d is beyond the header's count of %d (use -lenient to accept)", in.len(), header)}
+	stop := make(chan struct{})
+	defer close(stop)
+	go p.produce(in.hash, free, full, stop)
+
+	src, dst = make([]uint32, 0, capacity), make([]uint32, 0, capacity)
+	for b := range full {
+		for i := range 2 * b.n {
+			in.touch(b.hash[i])
 		}
+		for i := range b.n {
+			src = append(src, in.id(b.off[2*i], b.len[2*i], b.hash[2*i]))
+			dst = append(dst, in.id(b.off[2*i+1], b.len[2*i+1], b.hash[2*i+1]))
+			if header >= 0 && in.len() > header && !lenient {
+				return src, dst, &SyntaxError{b.lineNo[i], fmt.Sprintf("vertex %d is beyond the header's count of %d (use -lenient to accept)", in.len(), header)}
+			}
+		}
+		if b.err != nil {
+			return src, dst, b.err
+		}
+		free <- b
 	}
-	b.n = 0
-	return nil
+	return src, dst, nil
 }
 
 // readAll reads r whole, in one allocation when r is a file.
@@ -157,64 +121,6 @@ func readAll(r io.Reader) ([]byte, error) {
 		}
 	}
 	return io.ReadAll(r)
-}
-
-// parser walks the lines of an edge list. Lines end in LF, CRLF or CR.
-type parser struct {
-	data   []byte
-	pos    int    // start of the next line
-	start  int    // offset of line in data
-	line   []byte // the current line, trailing blanks removed
-	lineNo int
-}
-
-func (p *parser) next() bool {
-	if p.pos >= len(p.data) {
-		return false
-	}
-	rest := p.data[p.pos:]
-	end := bytes.IndexByte(rest, '\n')
-	if end < 0 {
-		end = len(rest)
-	}
-	step := end + 1
-	if cr := bytes.IndexByte(rest[:end], '\r'); cr >= 0 {
-		end, step = cr, cr+1 // CR alone, or the CR of CRLF
-		if cr+1 < len(rest) && rest[cr+1] == '\n' {
-			step++
-		}
-	}
-	p.start = p.pos
-	p.line = bytes.TrimRight(rest[:end], " \t")
-	p.pos += step
-	p.lineNo++
-	return true
-}
-
-// fields splits the current line "u v" (blanks or tabs between) into the
-// offsets and lengths of its two names.
-func (p *parser) fields() (uOff, uLen, vOff, vLen int, ok bool) {
-	l := p.line
-	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
-	}
-	u := i
-	for i < len(l) && l[i] != ' ' && l[i] != '\t' {
-		i++
-	}
-	uEnd := i
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
-	}
-	v := i
-	for i < len(l) && l[i] != ' ' && l[i] != '\t' {
-		i++
-	}
-	if uEnd == u || i == v || i != len(l) {
-		return 0, 0, 0, 0, false
-	}
-	return p.start + u, uEnd - u, p.start + v, i - v, true
 }
 
 func clip(b []byte) string {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -70,6 +71,10 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 		{"2\na b\nb c d\n", 3, `want "u v"`},
 		{"2\r\na b\r\nb c\r\n", 3, "beyond the header's count of 2"},
 		{"2\ra b\r\rc a\r", 4, "beyond the header's count of 2"},
+		// Errors far into the file, past several batches in flight: the
+		// first error in line order wins.
+		{"10000\n" + chain(9000) + "x\n" + chain(3000), 9002, `want "u v"`},
+		{"50\n" + chain(9000) + "x\n", 51, "beyond the header's count of 50"},
 	} {
 		_, _, err := ReadEdgeList(strings.NewReader(tt.in), ReadOptions{})
 		var se *SyntaxError
@@ -77,6 +82,15 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 			t.Errorf("%q: err = %v, want line %d %q", tt.in, err, tt.line, tt.msg)
 		}
 	}
+}
+
+// chain returns the lines "0 1", "1 2", ..., n of them.
+func chain(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%d %d\n", i, i+1)
+	}
+	return b.String()
 }
 
 func TestReadLenientAndUnnamed(t *testing.T) {

@@ -1,10 +1,13 @@
 package graph
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/topicrank/topicrank/internal/memcheck"
 )
 
 // TestMemoryAt10MEdges builds a graph of 1 M vertices and 10 M edges and
@@ -15,7 +18,7 @@ func TestMemoryAt10MEdges(t *testing.T) {
 		t.Skip("builds a 10 M-edge graph")
 	}
 	const n, m = 1_000_000, 10_000_000
-	before := heapInUse()
+	before := memcheck.HeapInUse()
 	b := NewBuilder()
 	nameBytes := 0
 	for v := range n {
@@ -31,20 +34,9 @@ func TestMemoryAt10MEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	used := heapInUse() - before
+	used := memcheck.HeapInUse() - before
 	perVertex := 16.0 + 16 + float64(nameBytes)/n // offsets, string header, name bytes
 	want := perVertex*n + 8*float64(g.NumEdges())
-	t.Logf("%d vertices, %d edges: %.0f MB kept, %.0f MB by the formula", g.NumVertices(), g.NumEdges(), float64(used)/1e6, want/1e6)
-	if float64(used) > 1.15*want {
-		t.Errorf("graph keeps %d bytes, more than 15%% over the documented %.0f", used, want)
-	}
+	memcheck.Within(t, fmt.Sprintf("the graph on %d vertices, %d edges", g.NumVertices(), g.NumEdges()), used, want, 0.15)
 	runtime.KeepAlive(g)
-}
-
-func heapInUse() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
 }

@@ -199,11 +199,13 @@ func TestPageRankDeterministic(t *testing.T) {
 			t.Errorf("eps %v: one pass differs from a separate run", r.Epsilon)
 		}
 	}
-	prev := runtime.GOMAXPROCS(1)
-	serial := PageRank(g, 0.85, []float64{1e-7})[0]
-	runtime.GOMAXPROCS(prev)
-	if !slices.Equal(serial.Ranks, together[2].Ranks) {
-		t.Error("ranks differ between 1 core and many")
+	prev := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(prev)
+	for _, procs := range []int{1, 3, 8} {
+		runtime.GOMAXPROCS(procs)
+		if r := PageRank(g, 0.85, []float64{1e-7})[0]; !slices.Equal(r.Ranks, together[2].Ranks) {
+			t.Errorf("ranks on %d cores differ from those on %d", procs, prev)
+		}
 	}
 }
 

@@ -100,7 +100,7 @@ type iteration struct {
 func newIteration(g *graph.Graph, beta float64) *iteration {
 	n := g.NumVertices()
 	tiles := newTiling(g)
-	workers := runtime.GOMAXPROCS(0)
+	workers := min(runtime.GOMAXPROCS(0), len(tiles.blocks)-1) // more would idle
 	it := &iteration{
 		beta: beta, n: n, tiles: tiles,
 		cur:     make([]float64, n),

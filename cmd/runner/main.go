@@ -14,10 +14,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/pipeline/progress"
 )
 
 const usage = `usage: runner <command> [flags]
@@ -112,6 +114,21 @@ func parse(fs *flag.FlagSet, args []string) error {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// newReporter returns the progress reporter and logger of a command: a
+// progress line and text logs on a terminal, JSON logs otherwise. The
+// reporter logs through the logger, and the logger writes through the
+// reporter so that log lines do not run into the progress line.
+func newReporter(stderr io.Writer) (*progress.Reporter, *slog.Logger) {
+	var term io.Writer
+	if isTerminal(stderr) {
+		term = stderr
+	}
+	rep := progress.New(term, nil, 10*time.Second)
+	log := newLogger(stderr, rep.LogWriter(stderr))
+	rep.SetLogger(log)
+	return rep, log
 }
 
 // newLogger logs to w: text when stderr is a terminal, JSON lines otherwise.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/publish"
@@ -41,14 +42,28 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	case *format != "text" && *format != "json":
 		return usageError{fmt.Sprintf("-format %q: want text or json", *format)}
 	}
-	g, st, err := readGraph(*file, graph.ReadOptions{Lenient: *lenient, NoHeader: *noHeader})
+	rep, log := newReporter(stderr)
+	task := "reading " + filepath.Base(*file)
+	opt := graph.ReadOptions{
+		Lenient:  *lenient,
+		NoHeader: *noHeader,
+		Progress: func(done, total int64) { rep.Work(task, done, total) },
+	}
+	start := time.Now()
+	g, st, err := readGraph(*file, opt)
 	if err != nil {
+		rep.Clear()
 		return err
 	}
-	if st.Duplicates > 0 || st.SelfLoops > 0 {
-		fmt.Fprintf(stderr, "%s: dropped %d duplicate edges and %d self-loops\n", *file, st.Duplicates, st.SelfLoops)
-	}
+	log.Info("read graph", "file", *file, "vertices", g.NumVertices(), "edges", g.NumEdges(),
+		"dropped_duplicates", st.Duplicates, "dropped_self_loops", st.SelfLoops, "seconds", seconds(start))
+	start = time.Now()
 	results := rank.PageRank(g, *beta, eps)
+	iterations := 0
+	for _, r := range results {
+		iterations = max(iterations, r.Iterations)
+	}
+	log.Info("PageRank", "epsilons", eps, "iterations", iterations, "seconds", seconds(start))
 	if *out != "" {
 		in := &publish.Input{Job: "rank", RunID: filepath.Base(*file), Graph: g, Ranks: results}
 		if _, err := publish.Write(*out, in); err != nil {
@@ -62,6 +77,11 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	printSummary(stdout, s)
 	return nil
+}
+
+// seconds returns the time since start in seconds, to the millisecond.
+func seconds(start time.Time) float64 {
+	return float64(time.Since(start).Milliseconds()) / 1000
 }
 
 func readGraph(path string, opt graph.ReadOptions) (*graph.Graph, graph.ReadStats, error) {

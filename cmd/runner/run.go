@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/topicrank/topicrank/pipeline"
-	"github.com/topicrank/topicrank/pipeline/progress"
 )
 
 // listFlag collects a repeatable flag.
@@ -39,15 +37,7 @@ func (f *jobFlags) runner(stderr io.Writer) (*pipeline.Config, *pipeline.Runner,
 	if f.baseURL != "" && !strings.HasPrefix(f.baseURL, "http://") && !strings.HasPrefix(f.baseURL, "https://") {
 		return nil, nil, usageError{fmt.Sprintf("-base-url %q: want http(s)://host[:port]", f.baseURL)}
 	}
-	var term io.Writer
-	if isTerminal(stderr) {
-		term = stderr
-	}
-	// The reporter logs through log, and log writes through the reporter
-	// so that log lines do not run into the progress line.
-	rep := progress.New(term, nil, 10*time.Second)
-	log := newLogger(stderr, rep.LogWriter(stderr))
-	rep.SetLogger(log)
+	rep, log := newReporter(stderr)
 	r := pipeline.NewRunner(f.out, log)
 	r.BaseURL = strings.TrimRight(f.baseURL, "/")
 	r.Progress = rep.Update

@@ -1,5 +1,6 @@
-// Package progress shows how a crawl is going: a line redrawn in place on a
-// terminal, or a structured log record at a modest interval otherwise.
+// Package progress shows how long work is going (a crawl, reading a large
+// graph): a line redrawn in place on a terminal, or a structured log record
+// at a modest interval otherwise.
 package progress
 
 import (
@@ -12,8 +13,7 @@ import (
 	"github.com/topicrank/topicrank/stages/crawl"
 )
 
-// Reporter renders crawl progress. It is safe for concurrent use by
-// several jobs.
+// Reporter renders progress. It is safe for concurrent use by several jobs.
 type Reporter struct {
 	mu       sync.Mutex
 	term     io.Writer // non-nil: redraw a line here
@@ -35,15 +35,10 @@ func (r *Reporter) SetLogger(log *slog.Logger) { r.log = log }
 func (r *Reporter) Update(job string, p crawl.Progress) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	every := r.interval
-	if r.term != nil {
-		every = 100 * time.Millisecond
-	}
 	finished := p.Queued == 0
-	if t, ok := r.last[job]; ok && time.Since(t) < every && !finished {
+	if !r.due(job, finished) {
 		return
 	}
-	r.last[job] = time.Now()
 	rate := 0.0
 	if s := p.Elapsed.Seconds(); s > 0 {
 		rate = float64(p.Done) / s
@@ -57,6 +52,53 @@ func (r *Reporter) Update(job string, p crawl.Progress) {
 	if finished {
 		fmt.Fprintln(r.term)
 	}
+}
+
+// Work reports a task measured in bytes, such as reading a large file: done
+// of total. Like Update, it draws at most ten times a second on a terminal,
+// logs once an interval otherwise, and always shows the end.
+func (r *Reporter) Work(task string, done, total int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	finished := done >= total
+	if !r.due(task, finished) {
+		return
+	}
+	percent := 100
+	if total > 0 {
+		percent = int(100 * done / total)
+	}
+	if r.term == nil {
+		r.log.Info("progress", "task", task, "done_bytes", done, "total_bytes", total, "percent", percent)
+		return
+	}
+	fmt.Fprintf(r.term, "\r\033[K%s: %.1f of %.1f MB (%d%%)", task, float64(done)/1e6, float64(total)/1e6, percent)
+	if finished {
+		fmt.Fprintln(r.term)
+	}
+}
+
+// Clear erases the progress line, e.g. before an error is printed.
+func (r *Reporter) Clear() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.term != nil {
+		io.WriteString(r.term, "\r\033[K")
+	}
+}
+
+// due reports whether an update of key should be shown now, and if so
+// notes the time.
+func (r *Reporter) due(key string, finished bool) bool {
+	every := r.interval
+	if r.term != nil {
+		every = 100 * time.Millisecond
+	}
+	if t, ok := r.last[key]; ok && time.Since(t) < every && !finished {
+		return false
+	}
+	r.last[key] = time.Now()
+	return true
 }
 
 // LogWriter returns a writer for log lines that share the terminal with

@@ -54,3 +54,32 @@ func TestStructuredLog(t *testing.T) {
 		t.Error("without a terminal, log lines need no clearing")
 	}
 }
+
+func TestWork(t *testing.T) {
+	var term bytes.Buffer
+	r := New(&term, nil, time.Hour)
+	r.Work("reading g.txt", 50e6, 200e6)
+	r.Work("reading g.txt", 60e6, 200e6) // within 100 ms: dropped
+	r.Work("reading g.txt", 200e6, 200e6)
+	want := "\r\033[Kreading g.txt: 50.0 of 200.0 MB (25%)\r\033[Kreading g.txt: 200.0 of 200.0 MB (100%)\n"
+	if term.String() != want {
+		t.Errorf("terminal = %q, want %q", term.String(), want)
+	}
+	term.Reset()
+	r.Clear()
+	if term.String() != "\r\033[K" {
+		t.Errorf("Clear wrote %q", term.String())
+	}
+
+	var buf bytes.Buffer
+	r = New(nil, slog.New(slog.NewJSONHandler(&buf, nil)), time.Hour)
+	r.Work("reading g.txt", 50e6, 200e6)
+	r.Clear() // nothing to clear in a log
+	var rec map[string]any
+	if err := json.Unmarshal(bytes.TrimSpace(buf.Bytes()), &rec); err != nil {
+		t.Fatalf("want exactly one JSON record, got %q: %v", buf.String(), err)
+	}
+	if rec["task"] != "reading g.txt" || rec["done_bytes"] != 50e6 || rec["percent"] != 25.0 {
+		t.Errorf("record = %v", rec)
+	}
+}

@@ -16,6 +16,11 @@ type ReadOptions struct {
 	// NoHeader reads lists without a vertex-count line (SNAP, Wikispeedia):
 	// the vertex count is the number of distinct names.
 	NoHeader bool
+	// Progress, if set, is called with the bytes parsed so far and the
+	// total, every few megabytes and once at the end of an input of more
+	// than that. It is called from a goroutine of its own, one call at a
+	// time.
+	Progress func(done, total int64)
 }
 
 // ReadStats describes what ReadEdgeList saw besides the graph itself.
@@ -49,7 +54,7 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	st := ReadStats{Header: -1}
-	p := &parser{data: data}
+	p := &parser{data: data, progress: opt.Progress}
 	if !opt.NoHeader {
 		if st.Header, err = p.header(); err != nil {
 			return nil, st, err
@@ -107,12 +112,14 @@ func internEdges(p *parser, in *interner, header int, lenient bool, capacity int
 	return src, dst, nil
 }
 
-// readAll reads r whole, in one allocation when r is a file.
+// readAll reads r whole, in one allocation when r is a file. The buffer is
+// not advised onto huge pages: zeroing them cost the kernel more time than
+// the TLB misses of name comparisons cost us (runner rank on 10 M edges:
+// 0.8 s more system time, 0.4 s slower).
 func readAll(r io.Reader) ([]byte, error) {
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			data := make([]byte, fi.Size())
-			adviseHugePages(data)
 			n, err := io.ReadFull(f, data)
 			if err == io.ErrUnexpectedEOF {
 				err = nil // the file shrank

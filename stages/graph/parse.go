@@ -13,7 +13,13 @@ type parser struct {
 	start  int    // offset of line in data
 	line   []byte // the current line, trailing blanks removed
 	lineNo int
+
+	progress   func(done, total int64) // see ReadOptions.Progress
+	reportedAt int                     // pos at the last progress call
 }
+
+// progressStep is how many bytes of input pass between progress calls.
+const progressStep = 8 << 20
 
 func (p *parser) next() bool {
 	if p.pos >= len(p.data) {
@@ -131,11 +137,26 @@ func (p *parser) produce(hash func(off, n int) uint64, free <-chan *batch, full 
 		b.off[i+1], b.len[i+1], b.hash[i+1] = vOff, vLen, hash(vOff, vLen)
 		b.lineNo[b.n] = p.lineNo
 		b.n++
-		if b.n == batchSize && !send() {
-			return
+		if b.n == batchSize {
+			if !send() {
+				return
+			}
+			p.report()
 		}
 	}
-	if b != nil {
-		send()
+	if b != nil && !send() {
+		return
+	}
+	if len(p.data) >= progressStep { // a small input reports nothing
+		p.reportedAt = -progressStep
+		p.report()
+	}
+}
+
+// report calls the progress function when progressStep bytes have passed.
+func (p *parser) report() {
+	if p.progress != nil && p.pos-p.reportedAt >= progressStep {
+		p.reportedAt = p.pos
+		p.progress(int64(p.pos), int64(len(p.data)))
 	}
 }

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -17,9 +16,9 @@ type ReadOptions struct {
 	// the vertex count is the number of distinct names.
 	NoHeader bool
 	// Progress, if set, is called with the bytes parsed so far and the
-	// total, every few megabytes and once at the end of an input of more
-	// than that. It is called from a goroutine of its own, one call at a
-	// time.
+	// total, every few megabytes and once at the end, when the input is a
+	// regular file of more than a few megabytes. It is called from a
+	// goroutine of its own, one call at a time.
 	Progress func(done, total int64)
 }
 
@@ -47,21 +46,22 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line,
 //
 // When the header names more vertices than the edges mention, the rest are
 // isolated vertices named "#<id>" so that PageRank sees the header's N.
+//
+// The input is read a megabyte at a time: memory holds each distinct name
+// once and the edges, never the whole file.
 func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
-	data, err := readAll(r)
-	if err != nil {
-		return nil, ReadStats{}, err
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	st := ReadStats{Header: -1}
-	p := &parser{data: data, progress: opt.Progress}
+	lr := newLineReader(r, chunkSize)
 	if !opt.NoHeader {
-		if st.Header, err = p.header(); err != nil {
+		var err error
+		if st.Header, err = header(lr); err != nil {
 			return nil, st, err
 		}
 	}
-	edges := len(data) / 24 // a guess: lines of about two dozen bytes
-	in := newInterner(data, max(st.Header, edges/8))
+	size := inputSize(r)
+	edges := int(size / 24) // a guess: lines of about two dozen bytes
+	in := newInterner(max(st.Header, edges/8))
+	p := &producer{lines: lr, hash: in.hash, progress: opt.Progress, total: size}
 	src, dst, err := internEdges(p, in, st.Header, opt.Lenient, edges)
 	st.Lines = len(src)
 	if err != nil {
@@ -78,11 +78,12 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 	return g, st, err
 }
 
-// internEdges turns the rest of p's lines into edges between interned
-// names. A second goroutine parses and hashes the lines a few batches
-// ahead, so that this one spends its time on the interning table alone:
-// on a large file that table's cache misses are most of the cost.
-func internEdges(p *parser, in *interner, header int, lenient bool, capacity int) (src, dst []uint32, err error) {
+// internEdges turns the remaining lines into edges between interned
+// names. The producer parses and hashes the lines on a second goroutine, a
+// few batches ahead, so that this one spends its time on the interning
+// table alone: on a large file that table's cache misses are most of the
+// cost.
+func internEdges(p *producer, in *interner, header int, lenient bool, capacity int) (src, dst []uint32, err error) {
 	const depth = 4
 	full, free := make(chan *batch, depth), make(chan *batch, depth)
 	for range depth {
@@ -90,7 +91,7 @@ func internEdges(p *parser, in *interner, header int, lenient bool, capacity int
 	}
 	stop := make(chan struct{})
 	defer close(stop)
-	go p.produce(in.hash, free, full, stop)
+	go p.run(free, full, stop)
 
 	src, dst = make([]uint32, 0, capacity), make([]uint32, 0, capacity)
 	for b := range full {
@@ -98,11 +99,14 @@ func internEdges(p *parser, in *interner, header int, lenient bool, capacity int
 			in.touch(b.hash[i])
 		}
 		for i := range b.n {
-			src = append(src, in.id(b.off[2*i], b.len[2*i], b.hash[2*i]))
-			dst = append(dst, in.id(b.off[2*i+1], b.len[2*i+1], b.hash[2*i+1]))
+			src = append(src, in.id(b.name(2*i), b.hash[2*i]))
+			dst = append(dst, in.id(b.name(2*i+1), b.hash[2*i+1]))
 			if header >= 0 && in.len() > header && !lenient {
 				return src, dst, &SyntaxError{b.lineNo[i], fmt.Sprintf("vertex %d is beyond the header's count of %d (use -lenient to accept)", in.len(), header)}
 			}
+		}
+		if in.err != nil {
+			return src, dst, in.err
 		}
 		if b.err != nil {
 			return src, dst, b.err
@@ -112,22 +116,14 @@ func internEdges(p *parser, in *interner, header int, lenient bool, capacity int
 	return src, dst, nil
 }
 
-// readAll reads r whole, in one allocation when r is a file. The buffer is
-// not advised onto huge pages: zeroing them cost the kernel more time than
-// the TLB misses of name comparisons cost us (runner rank on 10 M edges:
-// 0.8 s more system time, 0.4 s slower).
-func readAll(r io.Reader) ([]byte, error) {
+// inputSize returns the size of r if it is a regular file, else 0.
+func inputSize(r io.Reader) int64 {
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			data := make([]byte, fi.Size())
-			n, err := io.ReadFull(f, data)
-			if err == io.ErrUnexpectedEOF {
-				err = nil // the file shrank
-			}
-			return data[:n], err
+			return fi.Size()
 		}
 	}
-	return io.ReadAll(r)
+	return 0
 }
 
 func clip(b []byte) string {

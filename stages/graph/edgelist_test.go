@@ -86,14 +86,28 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 
 func TestReadProgress(t *testing.T) {
 	in := "700001\n" + chain(700000) // about 9 MB: one call on the way, one at the end
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	var calls [][2]int64
 	opt := ReadOptions{Progress: func(done, total int64) { calls = append(calls, [2]int64{done, total}) }}
-	if _, _, err := ReadEdgeList(strings.NewReader(in), opt); err != nil {
+	if _, _, err := ReadEdgeList(f, opt); err != nil {
 		t.Fatal(err)
 	}
 	total := int64(len(in))
 	if len(calls) != 2 || calls[0][0] < progressStep || calls[0][1] != total || calls[1] != [2]int64{total, total} {
 		t.Errorf("progress calls %v, want one past %d bytes and then %d of %d", calls, progressStep, total, total)
+	}
+	// A reader of unknown size reports nothing.
+	calls = nil
+	if _, _, err := ReadEdgeList(strings.NewReader(in), opt); err != nil || len(calls) != 0 {
+		t.Errorf("unknown size: err %v, progress calls %v", err, calls)
 	}
 }
 

@@ -6,53 +6,32 @@ import (
 	"strconv"
 )
 
-// parser walks the lines of an edge list. Lines end in LF, CRLF or CR.
-type parser struct {
-	data   []byte
-	pos    int    // start of the next line
-	start  int    // offset of line in data
-	line   []byte // the current line, trailing blanks removed
-	lineNo int
-
-	progress   func(done, total int64) // see ReadOptions.Progress
-	reportedAt int                     // pos at the last progress call
-}
-
-// progressStep is how many bytes of input pass between progress calls.
-const progressStep = 8 << 20
-
-func (p *parser) next() bool {
-	if p.pos >= len(p.data) {
-		return false
-	}
-	rest := p.data[p.pos:]
-	end := bytes.IndexByte(rest, '\n')
-	if end < 0 {
-		end = len(rest)
-	}
-	step := end + 1
-	if cr := bytes.IndexByte(rest[:end], '\r'); cr >= 0 {
-		end, step = cr, cr+1 // CR alone, or the CR of CRLF
-		if cr+1 < len(rest) && rest[cr+1] == '\n' {
-			step++
+// header reads the vertex-count line, the first that is neither blank nor
+// a comment.
+func header(lr *lineReader) (int, error) {
+	for lr.next() {
+		if len(lr.line) == 0 || lr.line[0] == '#' {
+			continue
 		}
+		n, err := strconv.Atoi(string(bytes.TrimSpace(lr.line)))
+		if err != nil || n < 0 {
+			return 0, &SyntaxError{lr.lineNo, fmt.Sprintf("want the vertex count as the first line, got %q (header-less lists need -no-header)", clip(lr.line))}
+		}
+		return n, nil
 	}
-	p.start = p.pos
-	p.line = bytes.TrimRight(rest[:end], " \t")
-	p.pos += step
-	p.lineNo++
-	return true
+	if lr.err != nil {
+		return 0, lr.err
+	}
+	return 0, &SyntaxError{lr.lineNo, "empty file: want the vertex count as the first line"}
 }
 
-// fields splits the current line "u v" (blanks or tabs between) into the
-// offsets and lengths of its two names.
-func (p *parser) fields() (uOff, uLen, vOff, vLen int, ok bool) {
-	l := p.line
+// fields splits a line "u v" (blanks or tabs between) into its two names.
+func fields(l []byte) (u, v []byte, ok bool) {
 	i := 0
 	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
 		i++
 	}
-	u := i
+	uStart := i
 	for i < len(l) && l[i] != ' ' && l[i] != '\t' {
 		i++
 	}
@@ -60,103 +39,119 @@ func (p *parser) fields() (uOff, uLen, vOff, vLen int, ok bool) {
 	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
 		i++
 	}
-	v := i
+	vStart := i
 	for i < len(l) && l[i] != ' ' && l[i] != '\t' {
 		i++
 	}
-	if uEnd == u || i == v || i != len(l) {
-		return 0, 0, 0, 0, false
+	if uEnd == uStart || i == vStart || i != len(l) {
+		return nil, nil, false
 	}
-	return p.start + u, uEnd - u, p.start + v, i - v, true
+	return l[uStart:uEnd], l[vStart:i], true
 }
 
-// header reads the vertex-count line, the first that is neither blank nor
-// a comment.
-func (p *parser) header() (int, error) {
-	for p.next() {
-		if len(p.line) == 0 || p.line[0] == '#' {
-			continue
-		}
-		n, err := strconv.Atoi(string(bytes.TrimSpace(p.line)))
-		if err != nil || n < 0 {
-			return 0, &SyntaxError{p.lineNo, fmt.Sprintf("want the vertex count as the first line, got %q (header-less lists need -no-header)", clip(p.line))}
-		}
-		return n, nil
-	}
-	return 0, &SyntaxError{p.lineNo, "empty file: want the vertex count as the first line"}
-}
-
-// batch holds edges parsed and hashed but not yet interned. Interning a
-// batch at a time lets the table's cache misses overlap (interner.touch).
+// batch holds edges parsed and hashed but not yet interned, with copies of
+// their names. Interning a batch at a time lets the table's cache misses
+// overlap (interner.touch).
 type batch struct {
-	n        int
-	off, len [2 * batchSize]int
-	hash     [2 * batchSize]uint64
-	lineNo   [batchSize]int
-	err      error // a malformed line after the n edges; it ends the input
+	n      int                   // edges
+	names  []byte                // their names, back to back
+	end    [2 * batchSize]int    // name i is names[end[i-1]:end[i]]
+	hash   [2 * batchSize]uint64 // of name i
+	lineNo [batchSize]int        // of edge k
+	err    error                 // a malformed line or read error after the n edges; it ends the input
 }
 
 const batchSize = 256
 
-// produce parses the remaining lines into batches taken from free, hashes
+// name returns the i'th name of the batch: 2k and 2k+1 are edge k's ends.
+func (b *batch) name(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = b.end[i-1]
+	}
+	return b.names[start:b.end[i]]
+}
+
+// progressStep is how many bytes of input pass between progress calls.
+const progressStep = 8 << 20
+
+// producer parses lines into batches for internEdges, on a goroutine of
+// its own.
+type producer struct {
+	lines    *lineReader
+	hash     func([]byte) uint64
+	progress func(done, total int64) // see ReadOptions.Progress
+	total    int64                   // the input's size; 0 if unknown
+	reported int64                   // bytes done at the last progress call
+}
+
+// run parses the remaining lines into batches taken from free, hashes
 // their names and sends them on full, which it closes at the end of the
 // input or after a batch carrying an error. It returns early once stop is
 // closed.
-func (p *parser) produce(hash func(off, n int) uint64, free <-chan *batch, full chan<- *batch, stop <-chan struct{}) {
+func (p *producer) run(free <-chan *batch, full chan<- *batch, stop <-chan struct{}) {
 	defer close(full)
 	var b *batch
 	send := func() bool {
 		select {
 		case full <- b:
 			b = nil
+			p.report(false)
 			return true
 		case <-stop:
 			return false
 		}
 	}
-	for p.next() {
-		if len(p.line) == 0 || p.line[0] == '#' {
+	lr := p.lines
+	for lr.next() {
+		if len(lr.line) == 0 || lr.line[0] == '#' {
 			continue
 		}
 		if b == nil {
 			select {
 			case b = <-free:
-				b.n, b.err = 0, nil
+				b.n, b.names, b.err = 0, b.names[:0], nil
 			case <-stop:
 				return
 			}
 		}
-		uOff, uLen, vOff, vLen, ok := p.fields()
+		u, v, ok := fields(lr.line)
 		if !ok {
-			b.err = &SyntaxError{p.lineNo, fmt.Sprintf("want \"u v\", got %q", clip(p.line))}
+			b.err = &SyntaxError{lr.lineNo, fmt.Sprintf("want \"u v\", got %q", clip(lr.line))}
 			send()
 			return
 		}
 		i := 2 * b.n
-		b.off[i], b.len[i], b.hash[i] = uOff, uLen, hash(uOff, uLen)
-		b.off[i+1], b.len[i+1], b.hash[i+1] = vOff, vLen, hash(vOff, vLen)
-		b.lineNo[b.n] = p.lineNo
+		b.names = append(b.names, u...)
+		b.end[i], b.hash[i] = len(b.names), p.hash(u)
+		b.names = append(b.names, v...)
+		b.end[i+1], b.hash[i+1] = len(b.names), p.hash(v)
+		b.lineNo[b.n] = lr.lineNo
 		b.n++
-		if b.n == batchSize {
-			if !send() {
-				return
-			}
-			p.report()
+		if b.n == batchSize && !send() {
+			return
 		}
+	}
+	if lr.err != nil {
+		if b == nil {
+			b = &batch{}
+		}
+		b.err = lr.err
 	}
 	if b != nil && !send() {
 		return
 	}
-	if len(p.data) >= progressStep { // a small input reports nothing
-		p.reportedAt = -progressStep
-		p.report()
-	}
+	p.report(true)
 }
 
-// report calls the progress function when progressStep bytes have passed.
-func (p *parser) report() {
-	if p.progress != nil && p.pos-p.reportedAt >= progressStep {
-		p.reportedAt = p.pos
-		p.progress(int64(p.pos), int64(len(p.data)))
+// report calls the progress function when progressStep bytes have passed
+// since the last call, or at the end.
+func (p *producer) report(end bool) {
+	if p.progress == nil || p.total < progressStep {
+		return // unknown or small inputs report nothing
+	}
+	if done := p.lines.done; end || done-p.reported >= progressStep {
+		p.reported = done
+		p.progress(done, p.total)
 	}
 }

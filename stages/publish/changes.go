@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/topicrank/topicrank/stages/rank"
@@ -32,8 +33,8 @@ func appendChanged(b *array.BooleanBuilder, prev *Previous, page, hash string) {
 
 // changesTable compares the run with the previous complete run: one row
 // per epsilon and page of either run.
-func changesTable(in *Input) *table {
-	t := newRunTable(in,
+func changesTable(in *Input) tableSpec {
+	fields := []arrow.Field{
 		field("previous_run_id", tString, true),
 		field("epsilon", tFloat64, false),
 		field("page", tString, false),
@@ -46,7 +47,11 @@ func changesTable(in *Input) *table {
 		field("previous_position", tInt32, true),
 		field("in_degree", tInt32, true),
 		field("previous_in_degree", tInt32, true),
-	)
+	}
+	return tableSpec{fields, func(t *table) { appendChanges(t, in) }}
+}
+
+func appendChanges(t *table, in *Input) {
 	g, prev := in.Graph, in.Previous
 	hashes := map[string]string{}
 	for _, p := range in.Crawl.Pages {
@@ -89,6 +94,7 @@ func changesTable(in *Input) *table {
 				t.i32(11).AppendNull()
 			}
 			appendPrevDegree(t.i32(13), prev, name)
+			t.endRow()
 		}
 		for _, name := range byPosition(old) {
 			o := old[name]
@@ -107,9 +113,9 @@ func changesTable(in *Input) *table {
 			t.i32(11).Append(o.Position)
 			t.i32(12).AppendNull()
 			appendPrevDegree(t.i32(13), prev, name)
+			t.endRow()
 		}
 	}
-	return t.finish()
 }
 
 func appendPrevRun(b *array.StringBuilder, prev *Previous) {

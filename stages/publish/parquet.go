@@ -1,16 +1,18 @@
 package publish
 
 import (
+	"io"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// rowGroupRows bounds a row group. A table is written with one Write call,
-// so it has ceil(rows/rowGroupRows) row groups: few and large, as scanners
-// like them.
+// rowGroupRows is the size of a row group: a table of n rows has
+// ceil(n/rowGroupRows) of them, few and large, as scanners like them.
 const rowGroupRows = 1 << 20
 
 // writerProps are the Parquet settings of every table: zstd, dictionary
@@ -25,16 +27,34 @@ func writerProps() *parquet.WriterProperties {
 	)
 }
 
-// table builds one Arrow record column by column.
-type table struct {
-	schema *arrow.Schema
-	b      *array.RecordBuilder
-	in     *Input // for finish
+// A tableSpec is one published table: its columns after job and run_id,
+// which every table carries so that globs across jobs and nights need no
+// paths, and a function that appends its rows.
+type tableSpec struct {
+	fields []arrow.Field
+	rows   func(t *table) // appends each row's columns, then calls t.endRow
 }
 
-func newTable(fields ...arrow.Field) *table {
-	s := arrow.NewSchema(fields, nil)
-	return &table{schema: s, b: array.NewRecordBuilder(memory.DefaultAllocator, s)}
+// table writes a Parquet file a row group at a time: rows are appended
+// column by column, and every rowGroupRows rows become one record batch
+// written as one row group. Memory holds a row group, never the table.
+type table struct {
+	b          *array.RecordBuilder
+	fw         *pqarrow.FileWriter
+	job, runID string
+	pending    int   // rows in b
+	rows       int64 // rows written
+	err        error // the first write error; later rows are dropped
+}
+
+func newTable(w io.Writer, job, runID string, fields []arrow.Field) (*table, error) {
+	all := append([]arrow.Field{field("job", tString, false), field("run_id", tString, false)}, fields...)
+	schema := arrow.NewSchema(all, nil)
+	fw, err := pqarrow.NewFileWriter(schema, w, writerProps(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return nil, err
+	}
+	return &table{b: array.NewRecordBuilder(memory.DefaultAllocator, schema), fw: fw, job: job, runID: runID}, nil
 }
 
 func (t *table) str(i int) *array.StringBuilder { return t.b.Field(i).(*array.StringBuilder) }
@@ -48,26 +68,39 @@ func (t *table) boolean(i int) *array.BooleanBuilder {
 	return t.b.Field(i).(*array.BooleanBuilder)
 }
 
-// newRunTable is newTable with the job and run_id columns first, which
-// every table carries so that globs across jobs and nights need no paths.
-// Build the other columns, then call finish.
-func newRunTable(in *Input, fields ...arrow.Field) *table {
-	t := newTable(append([]arrow.Field{field("job", tString, false), field("run_id", tString, false)}, fields...)...)
-	t.in = in
-	return t
+// endRow completes a row whose other columns are appended, and writes a
+// row group when one is full.
+func (t *table) endRow() {
+	t.str(0).Append(t.job)
+	t.str(1).Append(t.runID)
+	t.pending++
+	if t.pending == rowGroupRows {
+		t.flush()
+	}
 }
 
-// finish fills the job and run_id columns to the length of the others.
-func (t *table) finish() *table {
-	n := t.b.Field(2).Len()
-	for i, v := range []string{t.in.Job, t.in.RunID} {
-		b := t.str(i)
-		b.Reserve(n)
-		for range n {
-			b.Append(v)
-		}
+// flush writes the pending rows as a row group.
+func (t *table) flush() {
+	rec := t.b.NewRecordBatch() // and empties the builder
+	defer rec.Release()
+	if t.err == nil {
+		t.err = t.fw.Write(rec)
 	}
-	return t
+	t.rows += int64(t.pending)
+	t.pending = 0
+}
+
+// close writes the last rows (or, for an empty table, an empty row group)
+// and the file's footer, and returns the number of rows.
+func (t *table) close() (int64, error) {
+	if t.pending > 0 || t.rows == 0 {
+		t.flush()
+	}
+	t.b.Release()
+	if err := t.fw.Close(); t.err == nil {
+		t.err = err
+	}
+	return t.rows, t.err
 }
 
 // optString appends s, or null when s is empty.

@@ -10,9 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/graph"
@@ -44,63 +45,60 @@ func EpsilonDir(eps float64) string {
 }
 
 // Write writes every file of the run into dir, each synced to disk, and
-// describes them in the order written.
+// describes them: graph.txt, then the tables. Files are written in
+// parallel, one per core; each table holds one row group in memory at a
+// time.
 func Write(dir string, in *Input) ([]File, error) {
-	var files []File
-	add := func(f File, err error) error {
-		if err == nil {
-			files = append(files, f)
-		}
-		return err
-	}
-	if err := add(writeFile(dir, "graph.txt", int64(in.Graph.NumEdges()), func(w io.Writer) error {
-		return graph.WriteEdgeList(w, in.Graph)
-	})); err != nil {
-		return nil, err
-	}
-	type tableFile struct {
+	type job struct {
 		path  string
-		build func() *table // built only when written, one table in memory at a time
+		write func(io.Writer) (int64, error)
 	}
-	tables := []tableFile{
-		{"edges.parquet", func() *table { return edgesTable(in) }},
-		{"degrees.parquet", func() *table { return degreesTable(in) }},
+	jobs := []job{{"graph.txt", func(w io.Writer) (int64, error) {
+		return int64(in.Graph.NumEdges()), graph.WriteEdgeList(w, in.Graph)
+	}}}
+	table := func(path string, spec tableSpec) {
+		jobs = append(jobs, job{path, func(w io.Writer) (int64, error) { return writeTable(w, in, spec) }})
 	}
+	table("edges.parquet", edgesTable(in))
+	table("degrees.parquet", degreesTable(in))
 	if in.Crawl != nil {
-		tables = append(tables, tableFile{"pages.parquet", func() *table { return pagesTable(in) }},
-			tableFile{"changes.parquet", func() *table { return changesTable(in) }})
+		table("pages.parquet", pagesTable(in))
+		table("changes.parquet", changesTable(in))
 	}
 	for _, r := range in.Ranks {
-		tables = append(tables, tableFile{EpsilonDir(r.Epsilon) + "/ranks.parquet", func() *table { return ranksTable(in, r) }})
+		table(EpsilonDir(r.Epsilon)+"/ranks.parquet", ranksTable(in, r))
 	}
-	for _, t := range tables {
-		if err := add(writeParquet(dir, t.path, t.build())); err != nil {
-			return nil, err
-		}
+
+	files := make([]File, len(jobs))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, j := range jobs {
+		g.Go(func() (err error) {
+			files[i], err = writeFile(dir, j.path, j.write)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return files, nil
 }
 
-func writeParquet(dir, path string, t *table) (File, error) {
-	rec := t.b.NewRecordBatch()
-	defer rec.Release()
-	t.b.Release()
-	return writeFile(dir, path, rec.NumRows(), func(w io.Writer) error {
-		fw, err := pqarrow.NewFileWriter(t.schema, w, writerProps(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-		if err != nil {
-			return err
-		}
-		if err := fw.Write(rec); err != nil {
-			fw.Close()
-			return err
-		}
-		return fw.Close()
-	})
+// writeTable writes one table as Parquet, a row group at a time, and
+// returns its number of rows.
+func writeTable(w io.Writer, in *Input, spec tableSpec) (int64, error) {
+	t, err := newTable(w, in.Job, in.RunID, spec.fields)
+	if err != nil {
+		return 0, err
+	}
+	spec.rows(t)
+	return t.close()
 }
 
-// writeFile creates dir/path, fills it with write, syncs it and returns its
-// description. w is not an io.Closer: the file's lifetime stays here.
-func writeFile(dir, path string, rows int64, write func(io.Writer) error) (File, error) {
+// writeFile creates dir/path, fills it with write, which returns the rows
+// it wrote, syncs it and returns its description. w is not an io.Closer:
+// the file's lifetime stays here.
+func writeFile(dir, path string, write func(io.Writer) (int64, error)) (File, error) {
 	full := filepath.Join(dir, filepath.FromSlash(path))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return File{}, err
@@ -111,7 +109,7 @@ func writeFile(dir, path string, rows int64, write func(io.Writer) error) (File,
 	}
 	h := sha256.New()
 	cw := &countWriter{w: io.MultiWriter(f, h)}
-	err = write(cw)
+	rows, err := write(cw)
 	if err == nil {
 		err = f.Sync()
 	}

@@ -7,10 +7,11 @@ import (
 )
 
 // The column lists below are the published schemas; outputs/README.md
-// documents each column and must change with them.
+// documents each column and must change with them. Column 0 is job and 1
+// is run_id (see table.endRow), so a table's own columns start at 2.
 
-func pagesTable(in *Input) *table {
-	t := newRunTable(in,
+func pagesTable(in *Input) tableSpec {
+	fields := []arrow.Field{
 		field("page", tString, false),
 		field("vertex_id", tInt32, false),
 		field("discovery_order", tInt32, false),
@@ -29,77 +30,82 @@ func pagesTable(in *Input) *table {
 		field("changed", tBool, true),
 		field("structure_changed", tBool, false),
 		field("replayed", tBool, false),
-	)
-	pages := in.Crawl.Pages
-	for i, p := range pages {
-		t.str(2).Append(p.Key)
-		t.i32(3).Append(int32(i))
-		t.i32(4).Append(int32(i + 1))
-		t.f64(5).Append(p.Weight)
-		if p.FetchedAt.IsZero() {
-			t.ts(6).AppendNull()
-		} else {
-			t.ts(6).Append(arrow.Timestamp(p.FetchedAt.UnixMicro()))
-		}
-		if p.Status == 0 {
-			t.i32(7).AppendNull()
-		} else {
-			t.i32(7).Append(int32(p.Status))
-		}
-		optString(t.str(8), p.Class)
-		optString(t.str(9), p.Error)
-		t.i32(10).Append(int32(p.Attempts))
-		t.i64(11).Append(p.Duration.Milliseconds())
-		optString(t.str(12), p.Title)
-		optString(t.str(13), p.ContentHash)
-		t.i64(14).Append(int64(p.Bytes))
-		t.i32(15).Append(int32(p.Links))
-		optString(t.str(16), p.Discovered)
-		appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
-		t.boolean(18).Append(p.StructureChanged)
-		t.boolean(19).Append(p.Replayed)
 	}
-	return t.finish()
+	return tableSpec{fields, func(t *table) {
+		for i, p := range in.Crawl.Pages {
+			t.str(2).Append(p.Key)
+			t.i32(3).Append(int32(i))
+			t.i32(4).Append(int32(i + 1))
+			t.f64(5).Append(p.Weight)
+			if p.FetchedAt.IsZero() {
+				t.ts(6).AppendNull()
+			} else {
+				t.ts(6).Append(arrow.Timestamp(p.FetchedAt.UnixMicro()))
+			}
+			if p.Status == 0 {
+				t.i32(7).AppendNull()
+			} else {
+				t.i32(7).Append(int32(p.Status))
+			}
+			optString(t.str(8), p.Class)
+			optString(t.str(9), p.Error)
+			t.i32(10).Append(int32(p.Attempts))
+			t.i64(11).Append(p.Duration.Milliseconds())
+			optString(t.str(12), p.Title)
+			optString(t.str(13), p.ContentHash)
+			t.i64(14).Append(int64(p.Bytes))
+			t.i32(15).Append(int32(p.Links))
+			optString(t.str(16), p.Discovered)
+			appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
+			t.boolean(18).Append(p.StructureChanged)
+			t.boolean(19).Append(p.Replayed)
+			t.endRow()
+		}
+	}}
 }
 
-func edgesTable(in *Input) *table {
-	t := newRunTable(in,
+func edgesTable(in *Input) tableSpec {
+	fields := []arrow.Field{
 		field("src", tString, false),
 		field("dst", tString, false),
 		field("src_id", tInt32, false),
 		field("dst_id", tInt32, false),
-	)
-	g := in.Graph
-	for u := range g.NumVertices() {
-		for _, v := range g.Out(uint32(u)) {
-			t.str(2).Append(g.Name(uint32(u)))
-			t.str(3).Append(g.Name(v))
-			t.i32(4).Append(int32(u))
-			t.i32(5).Append(int32(v))
-		}
 	}
-	return t.finish()
+	return tableSpec{fields, func(t *table) {
+		g := in.Graph
+		for u := range g.NumVertices() {
+			for _, v := range g.Out(uint32(u)) {
+				t.str(2).Append(g.Name(uint32(u)))
+				t.str(3).Append(g.Name(v))
+				t.i32(4).Append(int32(u))
+				t.i32(5).Append(int32(v))
+				t.endRow()
+			}
+		}
+	}}
 }
 
-func degreesTable(in *Input) *table {
-	t := newRunTable(in,
+func degreesTable(in *Input) tableSpec {
+	fields := []arrow.Field{
 		field("page", tString, false),
 		field("vertex_id", tInt32, false),
 		field("in_degree", tInt32, false),
 		field("out_degree", tInt32, false),
-	)
-	g := in.Graph
-	for v := range g.NumVertices() {
-		t.str(2).Append(g.Name(uint32(v)))
-		t.i32(3).Append(int32(v))
-		t.i32(4).Append(int32(g.InDegree(uint32(v))))
-		t.i32(5).Append(int32(g.OutDegree(uint32(v))))
 	}
-	return t.finish()
+	return tableSpec{fields, func(t *table) {
+		g := in.Graph
+		for v := range g.NumVertices() {
+			t.str(2).Append(g.Name(uint32(v)))
+			t.i32(3).Append(int32(v))
+			t.i32(4).Append(int32(g.InDegree(uint32(v))))
+			t.i32(5).Append(int32(g.OutDegree(uint32(v))))
+			t.endRow()
+		}
+	}}
 }
 
-func ranksTable(in *Input, r rank.Result) *table {
-	t := newRunTable(in,
+func ranksTable(in *Input, r rank.Result) tableSpec {
+	fields := []arrow.Field{
 		field("epsilon", tFloat64, false),
 		field("page", tString, false),
 		field("vertex_id", tInt32, false),
@@ -107,16 +113,18 @@ func ranksTable(in *Input, r rank.Result) *table {
 		field("position", tInt32, false),
 		field("iterations", tInt32, false),
 		field("residual", tFloat64, false),
-	)
-	g := in.Graph
-	for pos, v := range rank.Order(r.Ranks) {
-		t.f64(2).Append(r.Epsilon)
-		t.str(3).Append(g.Name(v))
-		t.i32(4).Append(int32(v))
-		t.f64(5).Append(r.Ranks[v])
-		t.i32(6).Append(int32(pos + 1))
-		t.i32(7).Append(int32(r.Iterations))
-		t.f64(8).Append(r.Residual)
 	}
-	return t.finish()
+	return tableSpec{fields, func(t *table) {
+		g := in.Graph
+		for pos, v := range rank.Order(r.Ranks) {
+			t.f64(2).Append(r.Epsilon)
+			t.str(3).Append(g.Name(v))
+			t.i32(4).Append(int32(v))
+			t.f64(5).Append(r.Ranks[v])
+			t.i32(6).Append(int32(pos + 1))
+			t.i32(7).Append(int32(r.Iterations))
+			t.f64(8).Append(r.Residual)
+			t.endRow()
+		}
+	}}
 }

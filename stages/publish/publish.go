@@ -49,15 +49,15 @@ func EpsilonDir(eps float64) string {
 // parallel, one per core; each table holds one row group in memory at a
 // time.
 func Write(dir string, in *Input) ([]File, error) {
-	type job struct {
+	type output struct {
 		path  string
-		write func(io.Writer) (int64, error)
+		write func(io.Writer) (int64, error) // returns the rows written
 	}
-	jobs := []job{{"graph.txt", func(w io.Writer) (int64, error) {
+	outputs := []output{{"graph.txt", func(w io.Writer) (int64, error) {
 		return int64(in.Graph.NumEdges()), graph.WriteEdgeList(w, in.Graph)
 	}}}
 	table := func(path string, spec tableSpec) {
-		jobs = append(jobs, job{path, func(w io.Writer) (int64, error) { return writeTable(w, in, spec) }})
+		outputs = append(outputs, output{path, func(w io.Writer) (int64, error) { return writeTable(w, in, spec) }})
 	}
 	table("edges.parquet", edgesTable(in))
 	table("degrees.parquet", degreesTable(in))
@@ -69,12 +69,12 @@ func Write(dir string, in *Input) ([]File, error) {
 		table(EpsilonDir(r.Epsilon)+"/ranks.parquet", ranksTable(in, r))
 	}
 
-	files := make([]File, len(jobs))
+	files := make([]File, len(outputs))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, j := range jobs {
+	for i, o := range outputs {
 		g.Go(func() (err error) {
-			files[i], err = writeFile(dir, j.path, j.write)
+			files[i], err = writeFile(dir, o.path, o.write)
 			return err
 		})
 	}

@@ -10,8 +10,8 @@ import (
 type lineReader struct {
 	r    io.Reader
 	buf  []byte
-	head int   // buf[head:tail] is read but not yet split
-	tail int   //
+	head int   // buf[head:tail] is read but not yet split into lines
+	tail int   // end of the bytes read into buf
 	nl   int   // index in buf of the next '\n' at or after head; -1 none before tail; -2 not yet searched
 	eof  bool  // r has nothing more
 	err  error // why r stopped, if not io.EOF
@@ -21,8 +21,12 @@ type lineReader struct {
 	lineNo int
 }
 
+// chunkSize is the size of the reads and of the buffer, which grows only
+// for a longer line.
 const chunkSize = 1 << 20
 
+// newLineReader returns a lineReader over r with a buffer of size bytes,
+// past a UTF-8 byte-order mark if r starts with one.
 func newLineReader(r io.Reader, size int) *lineReader {
 	lr := &lineReader{r: r, buf: make([]byte, size), nl: -2}
 	for lr.tail < 3 && !lr.eof { // enough to see a BOM

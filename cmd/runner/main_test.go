@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+	"github.com/topicrank/topicrank/stages/graph"
 )
 
 func runner(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -142,5 +144,39 @@ func TestRankJSON(t *testing.T) {
 	code, _, stderr = runner(t, "rank", "-graph", writeJobs(t, "3\na b\nb c d\n"))
 	if code != 2 || !strings.Contains(stderr, "line 3") {
 		t.Errorf("malformed file: exit %d, %s", code, stderr)
+	}
+}
+
+// rank reads gzip-compressed files and standard input, compressed or not,
+// to the same graph as the plain file.
+func TestRankGzipAndStdin(t *testing.T) {
+	plain := "3\na b\nb c\nc a\na c\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(plain))
+	zw.Close()
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"g.txt": []byte(plain), "g.txt.gz": gz.Bytes(), "bad.gz": gz.Bytes()[:12]} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, want, _ := runner(t, "rank", "-graph", filepath.Join(dir, "g.txt"), "-format", "json")
+	if code, got, stderr := runner(t, "rank", "-graph", filepath.Join(dir, "g.txt.gz"), "-format", "json"); code != 0 || got != want {
+		t.Errorf("gzip: exit %d, %s%s; want %s", code, got, stderr, want)
+	}
+	if code, _, stderr := runner(t, "rank", "-graph", filepath.Join(dir, "bad.gz")); code != 2 || !strings.Contains(stderr, "bad.gz") {
+		t.Errorf("truncated gzip: exit %d, %s", code, stderr)
+	}
+	for _, stdin := range [][]byte{[]byte(plain), gz.Bytes()} {
+		r, closeInput, err := openGraph("-", bytes.NewReader(stdin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _, err := graph.ReadEdgeList(r, graph.ReadOptions{})
+		closeInput()
+		if err != nil || g.NumVertices() != 3 || g.NumEdges() != 4 {
+			t.Errorf("stdin: %v", err)
+		}
 	}
 }

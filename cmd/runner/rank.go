@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +20,7 @@ import (
 
 func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rank", stderr)
-	file := fs.String("graph", "", "edge-list file (required)")
+	file := fs.String("graph", "", "edge-list file, gzip-compressed or not; - for standard input (required)")
 	epsilons := fs.String("epsilon", "0.01,0.005", "comma-separated L1 stopping thresholds")
 	beta := fs.Float64("beta", 0.85, "damping factor, in (0,1)")
 	top := fs.Int("top", 10, "length of the top lists")
@@ -65,7 +67,11 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("PageRank", "epsilons", eps, "iterations", iterations, "seconds", seconds(start))
 	if *out != "" {
-		in := &publish.Input{Job: "rank", RunID: filepath.Base(*file), Graph: g, Ranks: results}
+		runID := filepath.Base(*file)
+		if *file == "-" {
+			runID = "stdin"
+		}
+		in := &publish.Input{Job: "rank", RunID: runID, Graph: g, Ranks: results}
 		if _, err := publish.Write(*out, in); err != nil {
 			return err
 		}
@@ -85,17 +91,51 @@ func seconds(start time.Time) float64 {
 }
 
 func readGraph(path string, opt graph.ReadOptions) (*graph.Graph, graph.ReadStats, error) {
-	f, err := os.Open(path)
+	r, closeInput, err := openGraph(path, os.Stdin)
 	if err != nil {
 		return nil, graph.ReadStats{}, usageError{err.Error()}
 	}
-	defer f.Close()
-	g, st, err := graph.ReadEdgeList(f, opt)
+	defer closeInput()
+	g, st, err := graph.ReadEdgeList(r, opt)
 	if err != nil {
 		return nil, st, usageError{fmt.Sprintf("%s: %v", path, err)}
 	}
 	return g, st, nil
 }
+
+// openGraph opens an edge-list file: "-" is stdin, and gzip-compressed
+// input (SNAP ships its graphs as .txt.gz) is decompressed as it is read.
+// A plain file is returned as the *os.File itself, so that reading it can
+// report progress against its size.
+func openGraph(path string, stdin io.Reader) (io.Reader, func() error, error) {
+	var r io.Reader
+	closeInput := func() error { return nil }
+	if path == "-" {
+		br := bufio.NewReader(stdin)
+		r = br
+		if magic, _ := br.Peek(2); !isGzip(magic) {
+			return r, closeInput, nil
+		}
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		magic := make([]byte, 2)
+		if n, _ := f.ReadAt(magic, 0); !isGzip(magic[:n]) {
+			return f, f.Close, nil
+		}
+		r, closeInput = f, f.Close
+	}
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		closeInput()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return zr, closeInput, nil
+}
+
+func isGzip(magic []byte) bool { return len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b }
 
 func parseEpsilons(s string) ([]float64, error) {
 	var eps []float64

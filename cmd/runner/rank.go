@@ -72,9 +72,13 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			runID = "stdin"
 		}
 		in := &publish.Input{Job: "rank", RunID: runID, Graph: g, Ranks: results}
-		if _, err := publish.Write(*out, in); err != nil {
+		log.Info("writing outputs", "dir", *out)
+		start = time.Now()
+		files, err := publish.Write(*out, in)
+		if err != nil {
 			return err
 		}
+		log.Info("wrote outputs", "dir", *out, "files", len(files), "seconds", seconds(start))
 	}
 	s := rank.Summarize(g, results, *top)
 	if *format == "json" {

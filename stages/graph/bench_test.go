@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -47,5 +48,24 @@ func BenchmarkReadLineEndings(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkBuild measures Build on 1 M vertices and 10 M edges with targets
+// skewed toward low ids, like cmd/gengraph's files.
+func BenchmarkBuild(b *testing.B) {
+	const n, m = 1_000_000, 10_000_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	src, dst := make([]uint32, m), make([]uint32, m)
+	for i := range m {
+		x := rng.Float64()
+		src[i], dst[i] = uint32(rng.IntN(n)), uint32(float64(n)*x*x*x)
+	}
+	names := make([]string, n)
+	for range b.N {
+		gb := &Builder{names: names, src: src, dst: dst}
+		if _, err := gb.Build(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

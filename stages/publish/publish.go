@@ -56,17 +56,17 @@ func Write(dir string, in *Input) ([]File, error) {
 	outputs := []output{{"graph.txt", func(w io.Writer) (int64, error) {
 		return int64(in.Graph.NumEdges()), graph.WriteEdgeList(w, in.Graph)
 	}}}
-	table := func(path string, spec tableSpec) {
+	addTable := func(path string, spec tableSpec) {
 		outputs = append(outputs, output{path, func(w io.Writer) (int64, error) { return writeTable(w, in, spec) }})
 	}
-	table("edges.parquet", edgesTable(in))
-	table("degrees.parquet", degreesTable(in))
+	addTable("edges.parquet", edgesTable(in))
+	addTable("degrees.parquet", degreesTable(in))
 	if in.Crawl != nil {
-		table("pages.parquet", pagesTable(in))
-		table("changes.parquet", changesTable(in))
+		addTable("pages.parquet", pagesTable(in))
+		addTable("changes.parquet", changesTable(in))
 	}
 	for _, r := range in.Ranks {
-		table(EpsilonDir(r.Epsilon)+"/ranks.parquet", ranksTable(in, r))
+		addTable(EpsilonDir(r.Epsilon)+"/ranks.parquet", ranksTable(in, r))
 	}
 
 	files := make([]File, len(outputs))

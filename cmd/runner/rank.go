@@ -45,7 +45,11 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("-format %q: want text or json", *format)}
 	}
 	rep, log := newReporter(stderr)
-	task := "reading " + filepath.Base(*file)
+	name := filepath.Base(*file) // names the input in progress and as the run id
+	if *file == "-" {
+		name = "stdin"
+	}
+	task := "reading " + name
 	opt := graph.ReadOptions{
 		Lenient:  *lenient,
 		NoHeader: *noHeader,
@@ -67,11 +71,7 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("PageRank", "epsilons", eps, "iterations", iterations, "seconds", seconds(start))
 	if *out != "" {
-		runID := filepath.Base(*file)
-		if *file == "-" {
-			runID = "stdin"
-		}
-		in := &publish.Input{Job: "rank", RunID: runID, Graph: g, Ranks: results}
+		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results}
 		log.Info("writing outputs", "dir", *out)
 		start = time.Now()
 		files, err := publish.Write(*out, in)

@@ -133,8 +133,8 @@ func TestRankJSON(t *testing.T) {
 		t.Errorf("stderr = %q, want a read graph record with the duplicate", stderr)
 	}
 	out := t.TempDir()
-	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", out); code != 0 {
-		t.Fatalf("rank -out: exit %d, %s", code, stderr)
+	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", out); code != 0 || !strings.Contains(stderr, `"msg":"wrote outputs"`) {
+		t.Fatalf("rank -out: exit %d, %s; want a wrote outputs record", code, stderr)
 	}
 	for _, f := range []string{"graph.txt", "edges.parquet", "degrees.parquet", "ranks/epsilon=0.01/ranks.parquet", "ranks/epsilon=0.005/ranks.parquet"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,12 +25,20 @@ import (
 
 // Job is one fully merged and validated job of jobs.yaml.
 type Job struct {
-	Name        string    `json:"name"`
-	Schedule    string    `json:"schedule,omitempty"`
-	Seeds       []string  `json:"seeds"`
-	Topics      []string  `json:"topics"`
-	Weighted    bool      `json:"weighted"`
-	LinkScope   string    `json:"link_scope"`
+	Name        string   `json:"name"`
+	Schedule    string   `json:"schedule,omitempty"`
+	Seeds       []string `json:"seeds"`
+	Topics      []string `json:"topics"`
+	Weighted    bool     `json:"weighted"`
+	LinkScope   string   `json:"link_scope"`
+	Strategy    string   `json:"strategy"`
+	Admission   string   `json:"admission"`
+	MaxFrontier int      `json:"max_frontier,omitempty"` // best-first frontier bound; 0: 100 × max_pages
+	// RelevanceThreshold is the relevance from which a page is relevant.
+	RelevanceThreshold float64 `json:"relevance_threshold"`
+	// TopicPages are files (HTML pages or plain text) whose text joins the
+	// topic words, resolved against jobs.yaml's directory.
+	TopicPages  []string  `json:"topic_pages,omitempty"`
 	MaxPages    int       `json:"max_pages"`
 	BaseURL     string    `json:"base_url"`
 	UserAgent   string    `json:"user_agent"`
@@ -117,11 +126,30 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	return cfg, nil
 }
 
+// DefaultRelevanceThreshold is the relevance from which a page counts as
+// relevant when a job does not say. Measured on the 2018 corpus with
+// one-word to four-word topics: pages about the topic score 0.2 to 0.75,
+// pages that merely mention it 0.01 to 0.08 (README, "Relevance").
+const DefaultRelevanceThreshold = 0.1
+
 func builtinDefaults() Job {
 	return Job{
 		BaseURL: "https://en.wikipedia.org", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,
-		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "body",
+		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "prose",
+		Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
 	}
+}
+
+// resolve makes relative paths relative to the config file's directory.
+func (d *decoder) resolve(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(d.file), p)
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // decoder walks the YAML nodes, collecting errors with their positions.
@@ -198,14 +226,23 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 		return func(n *yaml.Node) { d.decode(n, ctx, name, dst) }
 	}
 	return map[string]func(*yaml.Node){
-		"base_url":   field("base_url", &j.BaseURL),
-		"user_agent": field("user_agent", &j.UserAgent),
-		"epsilons":   field("epsilons", &j.Epsilons),
-		"beta":       field("beta", &j.Beta),
-		"max_pages":  field("max_pages", &j.MaxPages),
-		"weighted":   field("weighted", &j.Weighted),
-		"link_scope": field("link_scope", &j.LinkScope),
-		"keep":       field("keep", &j.Keep),
+		"base_url":            field("base_url", &j.BaseURL),
+		"user_agent":          field("user_agent", &j.UserAgent),
+		"epsilons":            field("epsilons", &j.Epsilons),
+		"beta":                field("beta", &j.Beta),
+		"max_pages":           field("max_pages", &j.MaxPages),
+		"weighted":            field("weighted", &j.Weighted),
+		"link_scope":          field("link_scope", &j.LinkScope),
+		"strategy":            field("strategy", &j.Strategy),
+		"admission":           field("admission", &j.Admission),
+		"max_frontier":        field("max_frontier", &j.MaxFrontier),
+		"relevance_threshold": field("relevance_threshold", &j.RelevanceThreshold),
+		"topic_pages": func(n *yaml.Node) {
+			if d.decode(n, ctx, "topic_pages", &j.TopicPages) {
+				j.TopicPages = d.resolve(j.TopicPages)
+			}
+		},
+		"keep": field("keep", &j.Keep),
 		"politeness": func(n *yaml.Node) {
 			d.mapping(n, ctx, map[string]func(*yaml.Node){
 				"max_rps":     field("politeness.max_rps", &j.MaxRPS),
@@ -304,8 +341,27 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if j.Concurrency < 1 || j.Concurrency > 64 {
 		bad("politeness.concurrency", "%d must be between 1 and 64", j.Concurrency)
 	}
-	if j.LinkScope != "body" && j.LinkScope != "legacy" {
-		bad("link_scope", "%q: want body or legacy", j.LinkScope)
+	if _, ok := crawl.ParseScope(j.LinkScope); !ok {
+		bad("link_scope", "%q: want prose, body or legacy", j.LinkScope)
+	}
+	if _, err := crawl.ParseStrategy(j.Strategy); err != nil {
+		bad("strategy", "%v", err)
+	}
+	if _, err := crawl.ParseAdmission(j.Admission); err != nil {
+		bad("admission", "%v", err)
+	}
+	if j.MaxFrontier != 0 && j.MaxFrontier < j.MaxPages {
+		bad("max_frontier", "%d is below max_pages (%d): the frontier must hold at least a crawl's worth of pages", j.MaxFrontier, j.MaxPages)
+	}
+	if !(j.RelevanceThreshold >= 0 && j.RelevanceThreshold <= 1) {
+		bad("relevance_threshold", "%v must be in [0,1]", j.RelevanceThreshold)
+	}
+	for _, p := range j.TopicPages {
+		if st, err := os.Stat(p); err != nil {
+			bad("topic_pages", "%v", err)
+		} else if !st.Mode().IsRegular() {
+			bad("topic_pages", "%s is not a file", p)
+		}
 	}
 	if j.Keep < 0 {
 		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)

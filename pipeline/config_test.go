@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,7 +35,8 @@ func TestParseConfigMergesDefaults(t *testing.T) {
 	tennis, _ := cfg.Job("tennis")
 	plain, _ := cfg.Job("plain")
 	if tennis.MaxPages != 1000 || tennis.MaxRPS != 3 || tennis.Concurrency != 4 || !tennis.Weighted ||
-		tennis.BaseURL != "https://en.wikipedia.org" || tennis.Beta != 0.85 || len(tennis.Epsilons) != 2 || tennis.LinkScope != "body" {
+		tennis.BaseURL != "https://en.wikipedia.org" || tennis.Beta != 0.85 || len(tennis.Epsilons) != 2 || tennis.LinkScope != "prose" ||
+		tennis.Strategy != "weighted" || tennis.Admission != "discovery" || tennis.RelevanceThreshold != DefaultRelevanceThreshold {
 		t.Errorf("tennis = %+v", tennis)
 	}
 	// A job's politeness block replaces only the keys it names.
@@ -68,7 +71,13 @@ func TestParseConfigErrors(t *testing.T) {
 		{"  max_pages: 50\n", "  max_pages: 50\n  beta: 1.5\n", `job "plain": beta: 1.5 must be in (0,1)`},
 		{`    schedule: "@daily"`, `    schedule: "61 * * * *"`, `jobs.yaml:12: job "plain": schedule: "61 * * * *"`},
 		{`  user_agent: "topicrank/0.1 (https://example.org; ops@example.org)"`, `  user_agent: "topicrank"`, `user_agent: "topicrank" has no contact`},
-		{"    link_scope: legacy\n", "    link_scope: sidebar\n", `jobs.yaml:15: job "plain": link_scope: "sidebar": want body or legacy`},
+		{"    link_scope: legacy\n", "    link_scope: sidebar\n", `jobs.yaml:15: job "plain": link_scope: "sidebar": want prose, body or legacy`},
+		{"    link_scope: legacy\n", "    strategy: greedy\n", `jobs.yaml:15: job "plain": strategy: unknown strategy "greedy": want one of weighted, bfs, word-rank, similarity`},
+		{"    link_scope: legacy\n", "    admission: eager\n", `jobs.yaml:15: job "plain": admission: unknown admission "eager": want one of discovery, best-first`},
+		{"    link_scope: legacy\n", "    relevance_threshold: 1.5\n", `jobs.yaml:15: job "plain": relevance_threshold: 1.5 must be in [0,1]`},
+		{"    link_scope: legacy\n", "    relevance_threshold: -0.1\n", `jobs.yaml:15: job "plain": relevance_threshold: -0.1 must be in [0,1]`},
+		{"    link_scope: legacy\n", "    max_frontier: 10\n", `jobs.yaml:15: job "plain": max_frontier: 10 is below max_pages (50)`},
+		{"    link_scope: legacy\n", "    topic_pages: [no-such-page.html]\n", `jobs.yaml:15: job "plain": topic_pages: stat no-such-page.html: no such file`},
 		{"    politeness: {max_rps: 1}\n", "    politeness: {max_rps: 1, burst: 3}\n", `jobs.yaml:18: job "plain": burst: unknown key`},
 		{"defaults:\n", "defaults:\n  colour: blue\n", `jobs.yaml:2: defaults: colour: unknown key`},
 	}
@@ -99,5 +108,27 @@ func TestParseConfigNotYAML(t *testing.T) {
 		if _, err := ParseConfig("jobs.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), "jobs.yaml") {
 			t.Errorf("%q: err = %v", in, err)
 		}
+	}
+}
+
+// topic_pages are found beside jobs.yaml, wherever the runner starts.
+func TestTopicPagesResolveAgainstConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "coffee.txt"), []byte("espresso roast"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yml := strings.Replace(validYAML, "    link_scope: legacy\n", "    topic_pages: [coffee.txt]\n", 1)
+	path := filepath.Join(dir, "jobs.yaml")
+	cfg, err := ParseConfig(path, []byte(yml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := cfg.Job("plain")
+	if want := filepath.Join(dir, "coffee.txt"); len(plain.TopicPages) != 1 || plain.TopicPages[0] != want {
+		t.Fatalf("topic_pages = %v, want [%s]", plain.TopicPages, want)
+	}
+	texts, err := topicTexts(plain.TopicPages)
+	if err != nil || len(texts) != 1 || texts[0] != "espresso roast" {
+		t.Errorf("topicTexts = %q, %v", texts, err)
 	}
 }

@@ -46,7 +46,11 @@ func TestOutputsREADMEQueries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := crawl.Crawl(context.Background(), r.crawlConfig(job, r.logger()))
+		cfg, err := r.crawlConfig(job, r.logger())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := crawl.Crawl(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,10 +41,15 @@ type Manifest struct {
 type Counts struct {
 	Vertices int            `json:"vertices"`
 	Edges    int            `json:"edges"`
-	Fetched  int            `json:"fetched"`  // pages that gave usable HTML
-	Failed   int            `json:"failed"`   // pages that did not
-	Outcomes map[string]int `json:"outcomes"` // pages per error class ("ok" for none)
-	Changed  int            `json:"changed"`  // pages whose content changed since the last run
+	Fetched  int            `json:"fetched"`   // pages that gave usable HTML
+	Failed   int            `json:"failed"`    // pages that did not
+	Outcomes map[string]int `json:"outcomes"`  // pages per error class ("ok" for none)
+	Changed  int            `json:"changed"`   // pages whose content changed since the last run
+	NotFound int            `json:"not_found"` // pages that answered 404 or 410
+	// Relevant fetched pages reached the job's relevance threshold;
+	// HarvestRate is Relevant / Fetched (absent without a topic).
+	Relevant    int      `json:"relevant"`
+	HarvestRate *float64 `json:"harvest_rate,omitempty"`
 	// NotModified pages answered 304 to a conditional request; Replayed
 	// pages came from an interrupted run's state; StructureChanged pages
 	// have other elements than when last stored.
@@ -68,6 +73,10 @@ func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result
 		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
 	}
 	m.Counts = countPages(res.Pages, prev)
+	if res.Judged && m.Counts.Fetched > 0 {
+		h := float64(m.Counts.Relevant) / float64(m.Counts.Fetched)
+		m.Counts.HarvestRate = &h
+	}
 	m.Counts.Edges = g.NumEdges()
 	if prev != nil {
 		m.PreviousRunID = prev.RunID
@@ -91,6 +100,12 @@ func countPages(pages []crawl.Page, prev *publish.Previous) Counts {
 			c.Failed++
 		}
 		c.Outcomes[class]++
+		if p.Relevant {
+			c.Relevant++
+		}
+		if p.Status == http.StatusNotFound || p.Status == http.StatusGone {
+			c.NotFound++
+		}
 		if p.Status == http.StatusNotModified {
 			c.NotModified++
 		}

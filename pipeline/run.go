@@ -16,6 +16,7 @@ import (
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
+	"github.com/topicrank/topicrank/stages/text"
 )
 
 // Runner runs jobs and publishes their outputs. One Runner serves a whole
@@ -140,7 +141,11 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, lo
 		return nil, err
 	}
 	m.ResumedFrom = state.Resumes()
-	cfg := r.crawlConfig(job, log)
+	cfg, err := r.crawlConfig(job, log)
+	if err != nil {
+		state.Finish(StatusPartial)
+		return nil, err
+	}
 	cfg.State = state
 	res, err := crawl.Crawl(ctx, cfg)
 	ended := StatusComplete
@@ -163,7 +168,7 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-func (r *Runner) crawlConfig(job Job, log *slog.Logger) crawl.Config {
+func (r *Runner) crawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 	base, hosts := job.BaseURL, []string(nil)
 	if r.BaseURL != "" {
 		// The override stands in for the job's own host: absolute links and
@@ -173,19 +178,42 @@ func (r *Runner) crawlConfig(job Job, log *slog.Logger) crawl.Config {
 			hosts = append(hosts, u.Host)
 		}
 	}
-	scope := crawl.ScopeBody
-	if job.LinkScope == "legacy" {
-		scope = crawl.ScopeLegacy
+	scope, _ := crawl.ParseScope(job.LinkScope) // validated with the job
+	strategy, _ := crawl.ParseStrategy(job.Strategy)
+	admission, _ := crawl.ParseAdmission(job.Admission)
+	texts, err := topicTexts(job.TopicPages)
+	if err != nil {
+		return crawl.Config{}, err
 	}
 	cfg := crawl.Config{
-		BaseURL: base, Hosts: hosts, Seeds: job.Seeds, Topics: job.Topics, Weighted: job.Weighted,
+		BaseURL: base, Hosts: hosts, Seeds: job.Seeds, Topics: job.Topics, TopicTexts: texts, Weighted: job.Weighted,
+		Strategy: strategy, Admission: admission, MaxFrontier: job.MaxFrontier, RelevanceThreshold: job.RelevanceThreshold,
 		MaxPages: job.MaxPages, Scope: scope, MaxRPS: job.MaxRPS, Concurrency: job.Concurrency,
 		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent}, Politeness: r.Politeness, Log: log,
 	}
 	if r.Progress != nil {
 		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }
 	}
-	return cfg
+	return cfg, nil
+}
+
+// topicTexts reads the article text of topic pages: an HTML file is read
+// as a Wikipedia page (text.Parse), anything else as plain text.
+func topicTexts(paths []string) ([]string, error) {
+	var texts []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("topic page: %w", err)
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".html", ".htm":
+			texts = append(texts, text.Parse(b).Text())
+		default:
+			texts = append(texts, string(b))
+		}
+	}
+	return texts, nil
 }
 
 // buildGraph turns the crawl's vertices and edges into a CSR graph.

@@ -45,10 +45,12 @@ func (r *Reporter) Update(job string, p crawl.Progress) {
 	}
 	if r.term == nil {
 		r.log.Info("crawl progress", "job", job, "done", p.Done, "max", p.Max, "queued", p.Queued,
-			"failed", p.Failed, "pages_per_s", round1(rate), "eta", eta(p, rate).String())
+			"failed", p.Failed, "relevant", p.Relevant, "harvest", round3(p.Harvest()),
+			"pages_per_s", round1(rate), "eta", eta(p, rate).String())
 		return
 	}
-	fmt.Fprintf(r.term, "\r\033[K%s: %d/%d pages  %.1f/s  %d failed  ETA %s", job, p.Done, p.Max, rate, p.Failed, eta(p, rate))
+	fmt.Fprintf(r.term, "\r\033[K%s: %d/%d pages  %.1f/s  %d failed  harvest %.2f (%d relevant)  ETA %s",
+		job, p.Done, p.Max, rate, p.Failed, p.Harvest(), p.Relevant, eta(p, rate))
 	if finished {
 		fmt.Fprintln(r.term)
 	}
@@ -131,9 +133,11 @@ func eta(p crawl.Progress, rate float64) time.Duration {
 	}
 	left := p.Max - p.Done
 	if p.Vertices == p.Max { // the vertex set is final: only the queue is left
-		left = p.Queued
+		left = min(left, p.Queued)
 	}
 	return time.Duration(float64(left) / rate * float64(time.Second)).Round(time.Second)
 }
 
 func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }

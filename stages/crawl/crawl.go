@@ -14,32 +14,83 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/topicrank/topicrank/stages/text"
 )
 
 // Config describes one crawl.
 type Config struct {
-	BaseURL     string   // where pages are fetched, e.g. https://en.wikipedia.org
-	Hosts       []string // further hosts whose absolute links are the job's own
-	Seeds       []string // "/wiki/Title" paths
-	Topics      []string
-	Weighted    bool
-	MaxPages    int
-	Scope       Scope
-	MaxRPS      float64 // request starts per second to the host (<= 0: no limit)
-	Concurrency int     // requests in flight to the host
-	Fetch       FetchOptions
-	Politeness  *Politeness    // the process-wide registry; nil: a private one
-	Progress    func(Progress) // called after each page, from the crawl loop
-	State       State          // nil: no state across runs
-	Log         *slog.Logger   // nil: slog.Default()
+	BaseURL string   // where pages are fetched, e.g. https://en.wikipedia.org
+	Hosts   []string // further hosts whose absolute links are the job's own
+	Seeds   []string // "/wiki/Title" paths
+	Topics  []string
+	// TopicTexts are further texts of the topic (the article text of the
+	// job's topic pages), for relevance and the similarity strategy.
+	TopicTexts []string
+	Weighted   bool // false: every link weighs 0, whatever the strategy
+	Strategy   Strategy
+	Admission  Admission
+	// MaxFrontier bounds best-first admission's frontier (<= 0: 100 times
+	// MaxPages).
+	MaxFrontier int
+	// RelevanceThreshold is the relevance at which a page counts as
+	// relevant (harvest rate).
+	RelevanceThreshold float64
+	MaxPages           int
+	Scope              Scope
+	MaxRPS             float64 // request starts per second to the host (<= 0: no limit)
+	Concurrency        int     // requests in flight to the host
+	Fetch              FetchOptions
+	Politeness         *Politeness    // the process-wide registry; nil: a private one
+	Progress           func(Progress) // called after each page, from the crawl loop
+	State              State          // nil: no state across runs
+	Log                *slog.Logger   // nil: slog.Default()
+}
+
+// Admission says when a discovered page becomes a vertex (DESIGN.md,
+// "Admission").
+type Admission int
+
+const (
+	// AdmitDiscovery makes a page a vertex when it is first discovered:
+	// the reference behaviour.
+	AdmitDiscovery Admission = iota
+	// AdmitBestFirst makes the first MaxPages pages extracted from the
+	// frontier the vertices: the focused crawler of the literature.
+	AdmitBestFirst
+)
+
+// Admissions are the admissions' names, in the order of their constants.
+var Admissions = []string{"discovery", "best-first"}
+
+func (a Admission) String() string { return Admissions[a] }
+
+// ParseAdmission returns the admission a jobs.yaml name stands for.
+func ParseAdmission(name string) (Admission, error) {
+	if i := slices.Index(Admissions, name); i >= 0 {
+		return Admission(i), nil
+	}
+	return 0, fmt.Errorf("unknown admission %q: want one of %s", name, strings.Join(Admissions, ", "))
 }
 
 // Progress is a snapshot of a running crawl.
 type Progress struct {
 	Done, Vertices, Max, Queued, Failed int
-	Elapsed                             time.Duration
+	// Fetched pages gave usable HTML; Relevant of them reached the
+	// relevance threshold.
+	Fetched, Relevant int
+	Elapsed           time.Duration
+}
+
+// Harvest is the share of fetched pages that are relevant.
+func (p Progress) Harvest() float64 {
+	if p.Fetched == 0 {
+		return 0
+	}
+	return float64(p.Relevant) / float64(p.Fetched)
 }
 
 // Page is one vertex of the crawl and the outcome of its fetch.
@@ -58,7 +109,11 @@ type Page struct {
 	Title       string
 	ContentHash string // sha256 of the body, hex
 	Links       int    // distinct article links on the page
-	Replayed    bool   // taken from an interrupted run's state, not fetched again
+	// Relevance is the article's similarity to the topic, in [0,1];
+	// Relevant says it reached the threshold.
+	Relevance float64
+	Relevant  bool
+	Replayed  bool // taken from an interrupted run's state, not fetched again
 	// StructureChanged reports that the page's elements differ from the
 	// stored page's: a structural change, where a new ContentHash alone
 	// may be a textual one.
@@ -76,6 +131,8 @@ type Result struct {
 	// article was already a vertex: they were folded into that vertex.
 	Merged   []Page
 	Complete bool // false when a seed failed or the crawl was interrupted
+	// Judged says pages were judged for relevance (the crawl has a topic).
+	Judged   bool
 	Problems []string
 	Started  time.Time
 	Robots   string // how robots.txt was read: "ok", "allow-all (404)", ...
@@ -97,30 +154,41 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	hosts := append([]string{base.Host}, cfg.Hosts...)
 	topics := Topics{}
-	if cfg.Weighted {
+	if !cfg.Weighted {
+		cfg.Strategy = StrategyBFS
+	}
+	if cfg.Strategy == StrategyWeighted {
 		topics = NewTopics(cfg.Topics)
+	}
+	if cfg.MaxFrontier <= 0 {
+		cfg.MaxFrontier = 100 * cfg.MaxPages
 	}
 	limit := cfg.Politeness.Host(base.Host, cfg.MaxRPS, cfg.Concurrency)
 	if isLoopback(base.Hostname()) {
 		cfg.Fetch.NoCompression = true
 	}
 	c := &crawler{
-		cfg:     cfg,
-		base:    base.Scheme + "://" + base.Host,
-		hosts:   hosts,
-		topics:  topics,
+		cfg:   cfg,
+		base:  base.Scheme + "://" + base.Host,
+		hosts: hosts,
+		extract: Extractor{Hosts: hosts, Scope: cfg.Scope, Topics: topics, Strategy: cfg.Strategy,
+			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts)},
 		fetcher: NewFetcher(cfg.Fetch, limit, hosts),
 		queue:   NewQueue(),
 		visited: make(map[string]uint32),
 		started: make(map[string]chan fetched),
-		seeds:   make(map[uint32]bool),
+		seeds:   make(map[string]bool),
 		merged:  make(map[uint32]uint32),
 		res:     &Result{Complete: true, Started: time.Now().UTC()},
 	}
 	c.digest = c.extractDigest()
+	c.res.Judged = !c.extract.Topic.Empty()
 	c.robots = c.readRobots(ctx, limit)
 	c.seed()
 	c.loop(ctx)
+	if cfg.Admission == AdmitBestFirst {
+		c.linkVertices()
+	}
 	c.compact()
 	return c.res, nil
 }
@@ -129,18 +197,22 @@ type crawler struct {
 	cfg     Config
 	base    string
 	hosts   []string
-	topics  Topics
+	extract Extractor
 	fetcher *Fetcher
 	robots  *Robots
 
-	queue   *Queue
-	visited map[string]uint32 // key (and redirect aliases) -> vertex id
-	started map[string]chan fetched
-	seeds   map[uint32]bool
-	merged  map[uint32]uint32 // vertex -> the vertex it was folded into
-	digest  string            // of the extraction settings, for State
-	res     *Result
-	failed  int
+	queue    *Queue
+	visited  map[string]uint32 // key (and redirect aliases) -> vertex id
+	started  map[string]chan fetched
+	seeds    map[string]bool
+	merged   map[uint32]uint32 // vertex -> the vertex it was folded into
+	links    [][]string        // best-first: each vertex's links, for its edges
+	digest   string            // of the extraction settings, for State
+	res      *Result
+	done     int // pages processed
+	failed   int
+	fetched  int
+	relevant int
 }
 
 // fetched is a page fetched and parsed ahead of the loop.
@@ -196,17 +268,32 @@ func (c *crawler) seed() {
 			c.problem("seed %q is not an article path /wiki/Title", s)
 		case !c.robots.Allowed(key):
 			c.problem("seed %s is disallowed by robots.txt (%s)", key, c.res.Robots)
+		case c.cfg.Admission == AdmitBestFirst:
+			c.seeds[key] = true
+			c.queue.Add(key, c.seedWeight())
 		case c.vertices() < c.cfg.MaxPages:
 			if _, dup := c.visited[key]; !dup {
-				c.seeds[c.discover(key, c.seedWeight())] = true
+				c.seeds[key] = true
+				c.discover(key, c.seedWeight())
 			}
 		}
 	}
 }
 
+// seedWeight is 1, the highest weight, unless the strategy gives every
+// link 0 (bfs, or no topic to weigh by).
 func (c *crawler) seedWeight() float64 {
-	if c.topics.Empty() {
+	switch c.cfg.Strategy {
+	case StrategyBFS:
 		return 0
+	case StrategyWeighted:
+		if c.extract.Topics.Empty() {
+			return 0
+		}
+	case StrategySimilarity:
+		if c.extract.Topic.Empty() {
+			return 0
+		}
 	}
 	return 1
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html/atom"
+
+	"github.com/topicrank/topicrank/stages/text"
 )
 
 // Scope selects which part of a page links are taken from.
@@ -17,7 +19,24 @@ const (
 	// ScopeLegacy takes every link after the page's first <p>, as the
 	// reference assignment did (Main_Page then links from every page).
 	ScopeLegacy
+	// ScopeProse takes the links of the article's own prose and lists
+	// (text.Parse): ScopeBody without references, navigation boxes,
+	// hatnotes, metadata boxes and tables. Jobs use it by default.
+	ScopeProse
 )
+
+// ParseScope returns the scope a jobs.yaml name stands for.
+func ParseScope(name string) (Scope, bool) {
+	switch name {
+	case "prose":
+		return ScopeProse, true
+	case "body":
+		return ScopeBody, true
+	case "legacy":
+		return ScopeLegacy, true
+	}
+	return 0, false
+}
 
 // Link is an article link of a page with its topic weight.
 type Link struct {
@@ -30,6 +49,9 @@ type Document struct {
 	Canonical string // key of <link rel="canonical">, "" if none
 	Title     string // text of <title>
 	Links     []Link // distinct article links in document order
+	// Relevance is the cosine similarity of the article's text to the
+	// crawl's topic, in [0,1]; 0 without a topic.
+	Relevance float64 `json:",omitempty"`
 	// Structure hashes the sequence of element names: it changes when
 	// elements are added, removed or moved, not when only text changes.
 	Structure uint64
@@ -39,26 +61,32 @@ type Document struct {
 const maxDistance = 20
 
 // Extract parses an HTML page and returns its canonical key, title and
-// weighted article links. hosts are the hosts whose absolute links count as
-// the job's own.
+// article links weighted by DESIGN.md's heuristic (the weighted strategy).
+// hosts are the hosts whose absolute links count as the job's own.
 func Extract(body []byte, hosts []string, scope Scope, topics Topics) Document {
-	x := extractor{hosts: hosts, scope: scope, topics: topics, seen: map[string]bool{}}
-	x.run(body)
-	return Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: x.weigh(), Structure: x.structure}
+	return Extractor{Hosts: hosts, Scope: scope, Topics: topics, Strategy: StrategyWeighted}.Extract(body)
 }
 
-// occurrence is a link's first occurrence: its word position and whether
-// its anchor text or URL names a topic.
+// occurrence is a link's first occurrence: its word position, its anchor
+// text (folded) and whether the anchor or the URL names a topic.
 type occurrence struct {
-	key   string
-	pos   int
-	named bool
+	key    string
+	pos    int
+	anchor string
+	named  bool
 }
 
 type extractor struct {
 	hosts  []string
 	scope  Scope
 	topics Topics
+	// noLinks: this pass reads only the canonical link, title and
+	// structure (the prose scope takes links and words from text.Parse).
+	noLinks bool
+	// keepWords: record every word (and anchor) in words, for strategies
+	// that look at a link's context.
+	keepWords bool
+	words     []string
 
 	canonical string
 	structure uint64
@@ -114,7 +142,7 @@ func (x *extractor) start(a atom.Atom, attrs attrFunc, selfClosing bool) {
 			x.outputDepth = x.divDepth
 		}
 	case atom.P:
-		if x.scope == ScopeLegacy || x.contentDepth > 0 {
+		if !x.noLinks && (x.scope == ScopeLegacy || x.contentDepth > 0) {
 			x.started = true
 		}
 	case atom.A:
@@ -165,14 +193,17 @@ func (x *extractor) text(b []byte) {
 		x.anchor = append(x.anchor, b...)
 		return
 	}
-	if !x.topics.Empty() { // without topics every weight is 0: words do not matter
-		forEachWord(b, x.word)
+	if !x.topics.Empty() || x.keepWords { // else words do not matter
+		text.ForEachWord(b, x.word)
 	}
 }
 
 // word records one lower-cased word of the page text and the topic phrases
 // that end at it.
 func (x *extractor) word(w []byte) {
+	if x.keepWords {
+		x.words = append(x.words, string(w))
+	}
 	if x.topics.Empty() {
 		x.pos++
 		return
@@ -199,62 +230,26 @@ func (x *extractor) closeAnchor() {
 	}
 	x.inAnchor = false
 	key := x.anchorKey
-	inAnchor := false // the anchor text contains a topic
-	if !x.topics.Empty() {
-		x.fold = foldText(x.fold[:0], x.anchor)
-		inAnchor = x.topics.containedIn(string(x.fold))
-		if inAnchor {
-			x.hits = append(x.hits, [2]int{x.pos, x.pos})
-		}
+	x.fold = text.Fold(x.fold[:0], x.anchor)
+	anchor := string(x.fold)
+	inAnchor := x.topics.containedIn(anchor) // the anchor text contains a topic
+	if inAnchor {
+		x.hits = append(x.hits, [2]int{x.pos, x.pos})
+	}
+	if x.keepWords {
+		x.words = append(x.words, anchor)
 	}
 	if !x.seen[key] {
 		x.seen[key] = true
 		named := inAnchor
 		if !named && !x.topics.Empty() {
-			x.fold = foldText(x.fold[:0], []byte(strings.ReplaceAll(key[len("/wiki/"):], "_", " ")))
+			x.fold = text.Fold(x.fold[:0], []byte(strings.ReplaceAll(key[len("/wiki/"):], "_", " ")))
 			named = x.topics.containedIn(string(x.fold))
 		}
-		x.links = append(x.links, occurrence{key, x.pos, named})
+		x.links = append(x.links, occurrence{key, x.pos, anchor, named})
 	}
 	x.recent = x.recent[:0] // an anchor breaks any phrase
 	x.pos++
-}
-
-// weigh turns link occurrences into weighted links.
-func (x *extractor) weigh() []Link {
-	links := make([]Link, len(x.links))
-	for i, o := range x.links {
-		links[i] = Link{Key: o.key, Weight: x.weight(o)}
-	}
-	return links
-}
-
-func (x *extractor) weight(o occurrence) float64 {
-	if x.topics.Empty() {
-		return 0
-	}
-	if o.named {
-		return 1
-	}
-	d := -1
-	for _, h := range x.hits {
-		var dist int
-		switch {
-		case h[1] < o.pos:
-			dist = o.pos - h[1] - 1
-		case h[0] > o.pos:
-			dist = h[0] - o.pos - 1
-		default:
-			continue
-		}
-		if d < 0 || dist < d {
-			d = dist
-		}
-	}
-	if d < 0 || d > maxDistance {
-		return 0
-	}
-	return 1 / float64(d+2)
 }
 
 func hasClass(class, want string) bool {

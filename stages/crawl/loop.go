@@ -8,28 +8,47 @@ import (
 	"time"
 )
 
-// discover makes key a vertex and queues it.
+// discover makes key a vertex and queues it (discovery admission).
 func (c *crawler) discover(key string, weight float64) uint32 {
-	id := uint32(len(c.res.Pages))
-	c.visited[key] = id
-	c.res.Pages = append(c.res.Pages, Page{Key: key, Weight: weight})
+	id := c.vertex(key, weight)
 	c.queue.Add(key, weight)
 	return id
 }
 
-// loop is the weighted BFS of DESIGN.md.
+// vertex makes key a vertex.
+func (c *crawler) vertex(key string, weight float64) uint32 {
+	id := uint32(len(c.res.Pages))
+	c.visited[key] = id
+	c.res.Pages = append(c.res.Pages, Page{Key: key, Weight: weight})
+	return id
+}
+
+// loop is the crawl loop of DESIGN.md: the weighted BFS, whose vertices
+// are admitted when discovered, or best-first admission, whose vertices
+// are the first MaxPages pages extracted from the frontier.
 func (c *crawler) loop(ctx context.Context) {
 	defer c.drain()
+	bestFirst := c.cfg.Admission == AdmitBestFirst
 	for c.queue.Len() > 0 {
+		if bestFirst && c.vertices() >= c.cfg.MaxPages {
+			return
+		}
 		if ctx.Err() != nil {
 			c.problem("interrupted with %d pages not fetched: %v", c.queue.Len(), ctx.Err())
 			return
 		}
-		key, _ := c.queue.Extract()
+		key, weight := c.queue.Extract()
+		if bestFirst {
+			if _, ok := c.visited[key]; ok {
+				continue // a vertex already, under its canonical title
+			}
+			c.vertex(key, weight)
+		}
 		c.prefetch(ctx)
 		f := <-c.start(ctx, key)
 		delete(c.started, key)
 		c.process(key, f)
+		c.done++
 		c.report()
 	}
 }
@@ -89,7 +108,7 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 		f.doc, f.hash, f.bytes = old.Doc, old.Hash, old.Bytes
 		f.saveErr = c.cfg.State.Touch(key)
 	default:
-		f.doc = Extract(resp.Body, c.hosts, c.cfg.Scope, c.topics)
+		f.doc = c.extract.Extract(resp.Body)
 		sum := sha256.Sum256(resp.Body)
 		f.hash = hex.EncodeToString(sum[:])
 		f.structureChanged = have && f.doc.Structure != old.Doc.Structure
@@ -102,7 +121,8 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 	return f
 }
 
-// drain waits for fetches still running (after an interruption).
+// drain waits for fetches still running (after an interruption, or pages
+// fetched ahead that best-first admission never took).
 func (c *crawler) drain() {
 	for key, ch := range c.started {
 		<-ch
@@ -110,34 +130,57 @@ func (c *crawler) drain() {
 	}
 }
 
-// process records u's fetch outcome and applies the BFS step to its links.
+// process records u's fetch outcome and, for a usable page that is not a
+// redirect to a known vertex, takes in its links.
 func (c *crawler) process(key string, f fetched) {
 	uid := c.visited[key]
+	if !c.record(uid, f) || c.canonicalize(uid, f.doc.Canonical) {
+		return // failed; or merged: the article's own vertex has (or will have) its links
+	}
+	if c.cfg.Admission == AdmitBestFirst {
+		c.enqueue(uid, f.doc.Links)
+	} else {
+		c.admit(uid, f.doc.Links)
+	}
+}
+
+// record fills in vertex uid's page from its fetch and reports whether the
+// page is usable.
+func (c *crawler) record(uid uint32, f fetched) bool {
 	p := &c.res.Pages[uid]
 	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
 	p.Bytes, p.ContentHash, p.Replayed = f.bytes, f.hash, f.replayed
 	p.StructureChanged = f.structureChanged
 	if f.saveErr != nil { // the graph is unaffected; the next run just fetches more
-		c.cfg.Log.Warn("crawl state not saved", "page", key, "err", f.saveErr)
+		c.cfg.Log.Warn("crawl state not saved", "page", p.Key, "err", f.saveErr)
 	}
 	if f.resp.Err != nil {
 		p.Error = f.resp.Err.Error()
 		c.failed++
 		if p.Class != ClassCancelled {
-			c.cfg.Log.Warn("fetch failed", "page", key, "class", p.Class, "status", p.Status, "attempts", p.Attempts, "err", p.Error)
+			c.cfg.Log.Warn("fetch failed", "page", p.Key, "class", p.Class, "status", p.Status, "attempts", p.Attempts, "err", p.Error)
 		}
-		if c.seeds[uid] {
-			c.problem("seed %s: %s", key, p.Error)
+		if c.seeds[p.Key] {
+			c.problem("seed %s: %s", p.Key, p.Error)
 		}
-		return
+		return false
 	}
 	p.Title, p.Links = f.doc.Title, len(f.doc.Links)
-	if c.canonicalize(uid, f.doc.Canonical) {
-		return // merged: the article's own vertex has (or will have) its links
+	p.Relevance = f.doc.Relevance
+	p.Relevant = !c.extract.Topic.Empty() && p.Relevance >= c.cfg.RelevanceThreshold
+	c.fetched++
+	if p.Relevant {
+		c.relevant++
 	}
+	return true
+}
 
-	targets := make(map[uint32]bool, len(f.doc.Links))
-	for _, l := range f.doc.Links {
+// admit is the weighted BFS step of discovery admission: a link to a
+// vertex is an edge; a new page is admitted (a vertex, queued) while there
+// is room and robots.txt allows it.
+func (c *crawler) admit(uid uint32, links []Link) {
+	targets := make(map[uint32]bool, len(links))
+	for _, l := range links {
 		vid, seen := c.visited[l.Key]
 		if !seen {
 			if c.vertices() >= c.cfg.MaxPages || !c.robots.Allowed(l.Key) {
@@ -153,12 +196,48 @@ func (c *crawler) process(key string, f fetched) {
 	}
 }
 
+// enqueue is best-first admission's step: every allowed link that is not a
+// vertex joins the frontier, which is then bounded. The page's links are
+// kept: its edges are known once every vertex is.
+func (c *crawler) enqueue(uid uint32, links []Link) {
+	keys := make([]string, len(links))
+	for i, l := range links {
+		keys[i] = l.Key
+		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) {
+			c.queue.Add(l.Key, l.Weight)
+		}
+	}
+	c.queue.Bound(c.cfg.MaxFrontier)
+	for len(c.links) <= int(uid) {
+		c.links = append(c.links, nil)
+	}
+	c.links[uid] = keys
+}
+
+// linkVertices records best-first admission's edges: each vertex's links
+// to other vertices, vertices in order and each one's links in document
+// order, without duplicates or self-loops.
+func (c *crawler) linkVertices() {
+	for uid, keys := range c.links {
+		targets := make(map[uint32]bool, len(keys))
+		for _, k := range keys {
+			vid, ok := c.visited[k]
+			if !ok || vid == uint32(uid) || targets[vid] {
+				continue
+			}
+			targets[vid] = true
+			c.res.Edges = append(c.res.Edges, Edge{uint32(uid), vid})
+		}
+	}
+}
+
 func (c *crawler) report() {
 	if c.cfg.Progress == nil {
 		return
 	}
 	c.cfg.Progress(Progress{
-		Done: c.vertices() - c.queue.Len(), Vertices: c.vertices(), Max: c.cfg.MaxPages,
-		Queued: c.queue.Len(), Failed: c.failed, Elapsed: time.Since(c.res.Started),
+		Done: c.done, Vertices: c.vertices(), Max: c.cfg.MaxPages,
+		Queued: c.queue.Len(), Failed: c.failed, Fetched: c.fetched, Relevant: c.relevant,
+		Elapsed: time.Since(c.res.Started),
 	})
 }

@@ -3,6 +3,8 @@ package crawl
 import (
 	"bytes"
 
+	"github.com/topicrank/topicrank/stages/text"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -127,7 +129,7 @@ func (s *scanner) name() atom.Atom {
 	if len(n) > len(s.lower) {
 		return 0
 	}
-	return atom.Lookup(lower(s.lower[:0], n))
+	return atom.Lookup(text.Lower(s.lower[:0], n))
 }
 
 // readAttrs reads attributes up to and past the tag's '>', and reports

@@ -31,13 +31,17 @@ type Stored struct {
 }
 
 // extractDigest identifies the settings that extraction results depend on,
-// so stored links are reused only under the same topics and scope.
+// so stored links are reused only under the same topics, scope and
+// strategy.
 func (c *crawler) extractDigest() string {
 	b, _ := json.Marshal(struct {
-		Topics [][]string
-		Scope  Scope
-		Hosts  []string
-	}{c.topics.phrases, c.cfg.Scope, c.hosts[1:]})
+		Topics     [][]string
+		Scope      Scope
+		Hosts      []string
+		Strategy   Strategy
+		Relevance  []string // what relevance is measured against
+		TopicTexts []string
+	}{c.extract.Topics.phrases, c.cfg.Scope, c.hosts[1:], c.cfg.Strategy, c.cfg.Topics, c.cfg.TopicTexts})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }

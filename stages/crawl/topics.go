@@ -1,10 +1,9 @@
 package crawl
 
 import (
-	"bytes"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/topicrank/topicrank/stages/text"
 )
 
 // Topics is a compiled topic list. The zero value (no topics) gives every
@@ -58,77 +57,5 @@ func endsWith(recent [][]byte, phrase []string) bool {
 	return true
 }
 
-// forEachWord calls f with each maximal run of letters and digits in b,
-// lower-cased. The slice is only valid during the call.
-func forEachWord(b []byte, f func([]byte)) {
-	var buf [64]byte
-	start := -1
-	for i := 0; i <= len(b); {
-		var isWord bool
-		size := 1
-		switch {
-		case i == len(b):
-		case b[i] < utf8.RuneSelf:
-			isWord = asciiWord[b[i]]
-		default:
-			var r rune
-			r, size = utf8.DecodeRune(b[i:])
-			isWord = unicode.IsLetter(r) || unicode.IsDigit(r)
-		}
-		if isWord && start < 0 {
-			start = i
-		} else if !isWord && start >= 0 {
-			f(lower(buf[:0], b[start:i]))
-			start = -1
-		}
-		i += size
-	}
-}
-
-// asciiWord marks the ASCII letters and digits.
-var asciiWord = func() (t [utf8.RuneSelf]bool) {
-	for c := range t {
-		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-	}
-	return t
-}()
-
-// foldText appends s lower-cased with every run of white space made one
-// space and none at either end: the form topics are matched against.
-func foldText(dst, s []byte) []byte {
-	space := false
-	for _, f := range bytes.Fields(s) {
-		if space {
-			dst = append(dst, ' ')
-		}
-		dst = lower(dst, f)
-		space = true
-	}
-	return dst
-}
-
-// lower appends the lower-case form of w to dst.
-func lower(dst, w []byte) []byte {
-	for i := 0; i < len(w); {
-		c := w[i]
-		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(w[i:])
-		dst = utf8.AppendRune(dst, unicode.ToLower(r))
-		i += size
-	}
-	return dst
-}
-
 // splitWords splits s the way page text is split into words.
-func splitWords(s string) []string {
-	var words []string
-	forEachWord([]byte(s), func(w []byte) { words = append(words, string(w)) })
-	return words
-}
+func splitWords(s string) []string { return text.Words(s) }

@@ -30,6 +30,8 @@ func pagesTable(in *Input) tableSpec {
 		field("changed", tBool, true),
 		field("structure_changed", tBool, false),
 		field("replayed", tBool, false),
+		field("relevance", tFloat64, true),
+		field("relevant", tBool, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -59,6 +61,13 @@ func pagesTable(in *Input) tableSpec {
 			appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
 			t.boolean(18).Append(p.StructureChanged)
 			t.boolean(19).Append(p.Replayed)
+			if p.Class != "" || !in.Crawl.Judged { // not fetched, or no topic to judge by
+				t.f64(20).AppendNull()
+				t.boolean(21).AppendNull()
+			} else {
+				t.f64(20).Append(p.Relevance)
+				t.boolean(21).Append(p.Relevant)
+			}
 			t.endRow()
 		}
 	}}

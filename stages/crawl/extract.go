@@ -1,0 +1,62 @@
+package crawl
+
+import (
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// Extractor holds the settings a page is read with. The Document it
+// gives depends on nothing else, so a stored one can stand in for a
+// fetch of an unchanged page.
+type Extractor struct {
+	Hosts    []string // hosts whose absolute links count as the job's own
+	Scope    Scope
+	Topics   Topics      // for the weighted strategy's word distances
+	Topic    *text.Topic // for relevance and the similarity strategy; nil: none
+	Strategy Strategy
+}
+
+// Extract reads a page: canonical key, title, structure, the article's
+// relevance to the topic, and the links of the scope with the strategy's
+// weights.
+func (e Extractor) Extract(body []byte) Document {
+	x := extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
+	x.keepWords = e.Strategy == StrategySimilarity
+	var art *text.Article
+	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank {
+		art = text.Parse(body)
+	}
+	if e.Scope == ScopeProse {
+		x.noLinks = true
+		x.run(body) // canonical, title and structure
+		x.noLinks = false
+		x.runArticle(art)
+	} else {
+		x.run(body)
+	}
+	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure}
+	var page text.Vector
+	if art != nil {
+		page = text.Terms(art.Text())
+		doc.Relevance = e.Topic.Similarity(page)
+	}
+	doc.Links = e.weigh(&x, page, doc.Relevance)
+	return doc
+}
+
+// runArticle feeds the article's pieces to the extractor: links that
+// count are one word each, other anchors are plain text.
+func (x *extractor) runArticle(a *text.Article) {
+	x.started = true
+	for _, p := range a.Pieces {
+		key, ok := "", false
+		if p.Link {
+			key, ok = ArticleKey(p.Href, x.hosts)
+		}
+		if !ok {
+			x.text([]byte(p.Text))
+			continue
+		}
+		x.inAnchor, x.anchor, x.anchorKey = true, append(x.anchor[:0], p.Text...), key
+		x.closeAnchor()
+	}
+}

@@ -1,0 +1,139 @@
+package crawl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// Strategy gives the weight of a discovered link (DESIGN.md,
+// "Strategies"). Every weight is in [0,1].
+type Strategy int
+
+const (
+	// StrategyWeighted is DESIGN.md's heuristic: 1 for a link whose
+	// anchor or URL names a topic, else 1/(d+2) for the word distance d to
+	// the nearest topic occurrence (0 beyond 20 words).
+	StrategyWeighted Strategy = iota
+	// StrategyBFS gives every link weight 0: a plain breadth-first crawl.
+	StrategyBFS
+	// StrategyWordRank gives 1 to a link whose anchor contains one of the
+	// page's most frequent 10% terms (stemmed, stop words left out), else 0.
+	StrategyWordRank
+	// StrategySimilarity gives the mean of the page's relevance and the
+	// cosine similarity to the topic of the link's anchor text and the
+	// contextWords words on either side of it.
+	StrategySimilarity
+)
+
+// Strategies are the strategies' names, in the order of their constants.
+var Strategies = []string{"weighted", "bfs", "word-rank", "similarity"}
+
+// ParseStrategy returns the strategy a jobs.yaml name stands for.
+func ParseStrategy(name string) (Strategy, error) {
+	if i := slices.Index(Strategies, name); i >= 0 {
+		return Strategy(i), nil
+	}
+	return 0, fmt.Errorf("unknown strategy %q: want one of %s", name, strings.Join(Strategies, ", "))
+}
+
+func (s Strategy) String() string { return Strategies[s] }
+
+const (
+	// wordRankFraction is the share of a page's distinct terms, most
+	// frequent first, that make a link's anchor count for word-rank.
+	wordRankFraction = 0.1
+	// contextWords is how many words before and after a link (20 in all)
+	// the similarity strategy reads with its anchor.
+	contextWords = 10
+)
+
+// weigh gives each link found by x its weight under the strategy. page is
+// the article's term vector and relevance its similarity to the topic.
+func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) []Link {
+	links := make([]Link, len(x.links))
+	var top map[string]bool
+	if e.Strategy == StrategyWordRank {
+		top = map[string]bool{}
+		for _, t := range page.Top(wordRankFraction) {
+			top[t] = true
+		}
+	}
+	var terms [][]string
+	if e.Strategy == StrategySimilarity && !e.Topic.Empty() {
+		terms = wordTerms(x.words)
+	}
+	for i, o := range x.links {
+		var w float64
+		switch e.Strategy {
+		case StrategyWeighted:
+			w = x.weight(o)
+		case StrategyWordRank:
+			w = anchorIn(o.anchor, top)
+		case StrategySimilarity:
+			if terms != nil {
+				ctx := text.Count(terms[max(o.pos-contextWords, 0):min(o.pos+contextWords+1, len(terms))]...)
+				w = (relevance + e.Topic.Similarity(ctx)) / 2
+			}
+		}
+		links[i] = Link{Key: o.key, Weight: w}
+	}
+	return links
+}
+
+// wordTerms returns the terms of each recorded word (an anchor counts as
+// one word and may hold several terms; a stop word holds none).
+func wordTerms(words []string) [][]string {
+	stems := map[string][]string{}
+	terms := make([][]string, len(words))
+	for i, w := range words {
+		t, ok := stems[w]
+		if !ok {
+			t = text.TermList(w)
+			stems[w] = t
+		}
+		terms[i] = t
+	}
+	return terms
+}
+
+// anchorIn is 1 when one of the anchor's terms is in top, else 0.
+func anchorIn(anchor string, top map[string]bool) float64 {
+	for t := range text.Terms(anchor) {
+		if top[t] {
+			return 1
+		}
+	}
+	return 0
+}
+
+// weight is the weighted strategy's weight of a link occurrence.
+func (x *extractor) weight(o occurrence) float64 {
+	if x.topics.Empty() {
+		return 0
+	}
+	if o.named {
+		return 1
+	}
+	d := -1
+	for _, h := range x.hits {
+		var dist int
+		switch {
+		case h[1] < o.pos:
+			dist = o.pos - h[1] - 1
+		case h[0] > o.pos:
+			dist = h[0] - o.pos - 1
+		default:
+			continue
+		}
+		if d < 0 || dist < d {
+			d = dist
+		}
+	}
+	if d < 0 || d > maxDistance {
+		return 0
+	}
+	return 1 / float64(d+2)
+}

@@ -1,0 +1,115 @@
+package text
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// Vector is a term vector: stemmed, non-stop words and their counts.
+type Vector map[string]float64
+
+// Term returns the term a lower-case word stands for, or "" for an English
+// stop word (Snowball's list), which carries no topic.
+func Term(word string) string {
+	if english.IsStopWord(word) {
+		return ""
+	}
+	return english.Stem(word, false)
+}
+
+// Terms returns the term vector of the words of s.
+func Terms(s string) Vector {
+	v := Vector{}
+	v.AddText(s)
+	return v
+}
+
+// AddText counts the terms of s into v.
+func (v Vector) AddText(s string) {
+	stems := map[string]string{} // a page repeats its words: stem each once
+	ForEachWord([]byte(s), func(w []byte) {
+		t, ok := stems[string(w)]
+		if !ok {
+			t = Term(string(w))
+			stems[string(w)] = t
+		}
+		if t != "" {
+			v[t]++
+		}
+	})
+}
+
+// TermList returns the terms of the words of s in order, stop words left
+// out.
+func TermList(s string) []string {
+	var terms []string
+	ForEachWord([]byte(s), func(w []byte) {
+		if t := Term(string(w)); t != "" {
+			terms = append(terms, t)
+		}
+	})
+	return terms
+}
+
+// Count returns the vector of the given lists of terms.
+func Count(lists ...[]string) Vector {
+	v := Vector{}
+	for _, l := range lists {
+		for _, t := range l {
+			v[t]++
+		}
+	}
+	return v
+}
+
+// Norm returns the Euclidean length of v.
+func (v Vector) Norm() float64 {
+	var s float64
+	for _, t := range v.sorted() {
+		s += v[t] * v[t]
+	}
+	return math.Sqrt(s)
+}
+
+// sorted returns v's terms in order. Sums run in this order, so that a
+// result never depends on map iteration order: a relevance must be the
+// same to the last bit in every run, or weights and crawls would differ.
+func (v Vector) sorted() []string {
+	terms := make([]string, 0, len(v))
+	for t := range v {
+		terms = append(terms, t)
+	}
+	slices.Sort(terms)
+	return terms
+}
+
+// Cosine returns the cosine similarity of two vectors, in [0,1] since
+// counts are never negative; 0 when either is empty.
+func Cosine(a, b Vector) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	var dot float64
+	for _, t := range a.sorted() {
+		dot += a[t] * b[t]
+	}
+	if dot == 0 {
+		return 0
+	}
+	return min(dot/(a.Norm()*b.Norm()), 1)
+}
+
+// Top returns the most frequent fraction of v's terms (at least one if v
+// has any), most frequent first; ties go to the term that sorts first, so
+// the answer does not depend on map order.
+func (v Vector) Top(fraction float64) []string {
+	terms := v.sorted()
+	slices.SortStableFunc(terms, func(a, b string) int {
+		return cmp.Compare(v[b], v[a])
+	})
+	n := int(math.Ceil(fraction * float64(len(terms))))
+	return terms[:n]
+}

@@ -46,7 +46,7 @@ func TestOutputsREADMEQueries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := r.crawlConfig(job, r.logger())
+		cfg, err := r.CrawlConfig(job, r.logger())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestOutputsREADMEQueries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := buildGraph(res)
+		g, err := BuildGraph(res)
 		if err != nil {
 			t.Fatal(err)
 		}

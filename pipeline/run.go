@@ -62,7 +62,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		return nil, fail("crawl", err)
 	}
 	var g *graph.Graph
-	stage("graph", func() { g, err = buildGraph(res) })
+	stage("graph", func() { g, err = BuildGraph(res) })
 	if err != nil {
 		return nil, fail("graph", err)
 	}
@@ -141,7 +141,7 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, lo
 		return nil, err
 	}
 	m.ResumedFrom = state.Resumes()
-	cfg, err := r.crawlConfig(job, log)
+	cfg, err := r.CrawlConfig(job, log)
 	if err != nil {
 		state.Finish(StatusPartial)
 		return nil, err
@@ -168,7 +168,9 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-func (r *Runner) crawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
+// CrawlConfig returns the crawl stage's settings for job, with the
+// Runner's base URL override, politeness registry and progress.
+func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 	base, hosts := job.BaseURL, []string(nil)
 	if r.BaseURL != "" {
 		// The override stands in for the job's own host: absolute links and
@@ -216,8 +218,8 @@ func topicTexts(paths []string) ([]string, error) {
 	return texts, nil
 }
 
-// buildGraph turns the crawl's vertices and edges into a CSR graph.
-func buildGraph(res *crawl.Result) (*graph.Graph, error) {
+// BuildGraph turns the crawl's vertices and edges into a CSR graph.
+func BuildGraph(res *crawl.Result) (*graph.Graph, error) {
 	b := graph.NewBuilder()
 	for _, p := range res.Pages {
 		b.Vertex(p.Key)

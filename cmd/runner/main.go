@@ -30,6 +30,8 @@ commands:
                                                      run jobs now, once
   schedule [-config jobs.yaml] [-out DIR] [-base-url URL]
                                                      run jobs on their cron schedules
+  evaluate [-config jobs.yaml] -job NAME [-strategies bfs,weighted,...] [-admission discovery|best-first] [-out DIR] [-base-url URL]
+                                                     crawl once per strategy; harvest table, Parquet and chart
   rank     -graph FILE [-epsilon 0.01,0.005] [-beta 0.85] [-top 10] [-format text|json] [-out DIR]
                                                      PageRank of an edge-list file
 
@@ -62,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"run":      cmdRun,
 		"schedule": cmdSchedule,
 		"rank":     cmdRank,
+		"evaluate": cmdEvaluate,
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {

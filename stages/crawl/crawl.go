@@ -99,6 +99,7 @@ type Page struct {
 	Discovered  string  // the key it was discovered as, if a redirect renamed it
 	DuplicateOf string  // in Result.Merged: the vertex whose article this was
 	Weight      float64 // weight when queued
+	Seq         int     // when the crawl loop took it: 1 for the first page processed
 	Status      int     // last HTTP status, 0 if none
 	Class       string  // error class, "" for a usable page
 	Error       string

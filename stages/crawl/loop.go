@@ -148,6 +148,7 @@ func (c *crawler) process(key string, f fetched) {
 // page is usable.
 func (c *crawler) record(uid uint32, f fetched) bool {
 	p := &c.res.Pages[uid]
+	p.Seq = c.done + 1
 	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
 	p.Bytes, p.ContentHash, p.Replayed = f.bytes, f.hash, f.replayed
 	p.StructureChanged = f.structureChanged

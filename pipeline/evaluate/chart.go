@@ -1,0 +1,79 @@
+package evaluate
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// palette gives each strategy a colour that stays apart from the others in
+// print and for common colour blindness (Okabe and Ito).
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{213, 94, 0, 255},    // vermilion
+	color.RGBA{0, 158, 115, 255},   // green
+	color.RGBA{204, 121, 167, 255}, // purple
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{86, 180, 233, 255},  // sky blue
+}
+
+// chart draws cumulative relevant pages against pages fetched, one line
+// per strategy, into path as format ("png" or "svg"). A dashed diagonal
+// marks a harvest rate of 1.
+func (r *Report) chart(path, format string) error {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s: relevant pages as the crawl goes (%s admission)", r.Job, r.Admission)
+	p.X.Label.Text = "pages fetched"
+	p.Y.Label.Text = fmt.Sprintf("relevant pages (relevance ≥ %g)", r.Threshold)
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Add(plotter.NewGrid())
+	most := 1
+	for i, h := range r.Harvests {
+		pts := make(plotter.XYs, len(h.Curve)+1)
+		for j, rel := range h.Curve {
+			pts[j+1] = plotter.XY{X: float64(j + 1), Y: float64(rel)}
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		line.Color = palette[i%len(palette)]
+		line.Width = vg.Points(2)
+		p.Add(line)
+		p.Legend.Add(fmt.Sprintf("%s (harvest %.2f)", h.Strategy, h.Rate()), line)
+		most = max(most, len(h.Curve))
+	}
+	ideal, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: float64(most), Y: float64(most)}})
+	if err != nil {
+		return err
+	}
+	ideal.Color = color.Gray{Y: 160}
+	ideal.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
+	p.Add(ideal)
+	p.Legend.Add("every page relevant", ideal)
+	p.X.Min, p.Y.Min = 0, 0
+	p.Y.Max = float64(most)
+	w, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, format)
+	if err != nil {
+		return err
+	}
+	return saveTo(path, w)
+}
+
+// saveTo writes a rendered chart to path.
+func saveTo(path string, w io.WriterTo) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := w.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,143 @@
+// Package evaluate measures how well crawl strategies keep to a job's
+// topic: it crawls the job once per strategy from the same seeds and base
+// URL, judges every fetched page by its relevance (package text, never the
+// weights the strategy used) and reports each crawl's harvest rate, how it
+// grew page by page, and how far the strategies agree on the top pages.
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/rank"
+)
+
+// TopK is the size of the PageRank top lists compared between strategies.
+const TopK = 20
+
+// Report is an evaluation: one harvest per strategy, in the order asked.
+type Report struct {
+	Job       string
+	RunID     string // the UTC start, like a run's
+	Admission string
+	MaxPages  int
+	Threshold float64 // the relevance threshold pages were judged by
+	Harvests  []publish.Harvest
+	Top       map[string][]string // each strategy's top pages by PageRank
+}
+
+// Evaluate crawls job once per strategy (names as in jobs.yaml) with the
+// given admission ("" keeps the job's). Crawls keep no state: each starts
+// afresh, so no strategy profits from another's fetches.
+func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strategies []string, admission string, log *slog.Logger) (*Report, error) {
+	if admission == "" {
+		admission = job.Admission
+	}
+	if _, err := crawl.ParseAdmission(admission); err != nil {
+		return nil, err
+	}
+	for _, s := range strategies {
+		if _, err := crawl.ParseStrategy(s); err != nil {
+			return nil, err
+		}
+	}
+	if len(job.Topics) == 0 && len(job.TopicPages) == 0 {
+		return nil, fmt.Errorf("job %q has no topics or topic_pages: there is nothing to judge relevance by", job.Name)
+	}
+	rep := &Report{Job: job.Name, RunID: time.Now().UTC().Format("20060102T150405Z"), Admission: admission,
+		MaxPages: job.MaxPages, Threshold: job.RelevanceThreshold, Top: map[string][]string{}}
+	for _, s := range strategies {
+		j := job
+		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, admission, true
+		h, top, err := crawlOnce(ctx, r, j, log.With("strategy", s))
+		if err != nil {
+			return nil, err
+		}
+		h.Strategy = s
+		rep.Harvests = append(rep.Harvests, h)
+		rep.Top[s] = top
+	}
+	for i := range rep.Harvests {
+		h := &rep.Harvests[i]
+		h.Overlap = map[string]int{}
+		for _, o := range rep.Harvests {
+			h.Overlap[o.Strategy] = overlap(rep.Top[h.Strategy], rep.Top[o.Strategy])
+		}
+	}
+	return rep, nil
+}
+
+// crawlOnce crawls with one strategy and measures the crawl.
+func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, log *slog.Logger) (publish.Harvest, []string, error) {
+	cfg, err := r.CrawlConfig(job, log)
+	if err != nil {
+		return publish.Harvest{}, nil, err
+	}
+	start := time.Now()
+	res, err := crawl.Crawl(ctx, cfg)
+	if err != nil {
+		return publish.Harvest{}, nil, err
+	}
+	if !res.Complete {
+		log.Warn("crawl incomplete", "problems", res.Problems)
+		if ctx.Err() != nil {
+			return publish.Harvest{}, nil, ctx.Err()
+		}
+	}
+	h := measure(res)
+	h.Admission = job.Admission
+	h.Seconds = time.Since(start).Seconds()
+	g, err := pipeline.BuildGraph(res)
+	if err != nil {
+		return publish.Harvest{}, nil, err
+	}
+	ranks := rank.PageRank(g, job.Beta, job.Epsilons[:1])
+	var top []string
+	for _, v := range rank.TopK(ranks[0].Ranks, TopK) {
+		top = append(top, g.Name(v))
+	}
+	log.Info("strategy crawled", "pages", h.Pages, "fetched", h.Fetched, "relevant", h.Relevant,
+		"harvest", h.Rate(), "not_found", h.NotFound, "seconds", h.Seconds)
+	return h, top, nil
+}
+
+// measure counts a crawl's outcomes and its harvest curve, pages taken in
+// the order the crawl fetched them.
+func measure(res *crawl.Result) publish.Harvest {
+	h := publish.Harvest{Pages: len(res.Pages)}
+	pages := slices.Clone(res.Pages)
+	slices.SortFunc(pages, func(a, b crawl.Page) int { return a.Seq - b.Seq })
+	for _, p := range pages {
+		if p.Status == http.StatusNotFound || p.Status == http.StatusGone {
+			h.NotFound++
+		}
+		if p.Class != crawl.ClassOK {
+			h.Failed++
+			continue
+		}
+		h.Fetched++
+		if p.Relevant {
+			h.Relevant++
+		}
+		h.Curve = append(h.Curve, h.Relevant)
+	}
+	return h
+}
+
+// overlap counts the pages two top lists share.
+func overlap(a, b []string) int {
+	n := 0
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,67 @@
+package evaluate
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/topicrank/topicrank/stages/publish"
+)
+
+// Print writes the report as a table: one row per strategy with its
+// harvest, then how many of its top-20 pages by PageRank each other
+// strategy's top 20 shares.
+func (r *Report) Print(w io.Writer) error {
+	fmt.Fprintf(w, "job %s, %s admission, %d pages, relevant: relevance >= %g\n\n", r.Job, r.Admission, r.MaxPages, r.Threshold)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := []string{"strategy", "fetched", "404", "relevant", "harvest"}
+	for _, h := range r.Harvests {
+		head = append(head, "top20∩"+h.Strategy)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, h := range r.Harvests {
+		row := []string{h.Strategy, fmt.Sprint(h.Fetched), fmt.Sprint(h.NotFound), fmt.Sprint(h.Relevant), fmt.Sprintf("%.3f", h.Rate())}
+		for _, o := range r.Harvests {
+			row = append(row, fmt.Sprint(h.Overlap[o.Strategy]))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+// Dir returns where an evaluation of job is saved under the output root:
+// beside the job's runs, one level deeper, so that globs over runs never
+// see it.
+func Dir(root, job, runID string) string { return filepath.Join(root, job, "evaluate", runID) }
+
+// Save writes the report's tables (harvest, overlap and curve Parquet
+// files) and its chart (harvest.png, harvest.svg) into dir, first into a
+// temporary directory that is renamed into place, so dir is whole or
+// absent.
+func (r *Report) Save(dir string) ([]publish.File, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	files, err := publish.WriteHarvest(tmp, r.Job, r.RunID, r.Harvests)
+	if err != nil {
+		return nil, err
+	}
+	for _, format := range []string{"png", "svg"} {
+		if err := r.chart(filepath.Join(tmp, "harvest."+format), format); err != nil {
+			return nil, fmt.Errorf("chart: %w", err)
+		}
+		files = append(files, publish.File{Path: "harvest." + format})
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, err
+	}
+	return files, nil
+}

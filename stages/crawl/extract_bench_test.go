@@ -1,60 +1,21 @@
 package crawl
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
-// realPages returns up to n saved article pages of the 2018 corpus (skips
-// when ../shared is absent): namespace pages (File:, Category:, ...) and
-// edit pages are left out. It unpacks with the system tar, which knows zstd.
-func realPages(b testing.TB, n int) [][]byte {
-	b.Helper()
-	archive := filepath.Join("..", "..", "..", "shared", "data", "wikipedia-2018", "uw-cse373-en-wikipedia-2018.tar.zst")
-	if _, err := os.Stat(archive); err != nil {
-		b.Skip("../shared absent")
-	}
-	out, err := exec.Command("tar", "--zstd", "-xOf", archive, "--wildcards", "*.html").Output()
-	if err != nil {
-		b.Skipf("tar cannot unpack the corpus: %v", err)
-	}
+// corpus returns the real article pages of the 2018 corpus (skips when
+// ../shared is absent).
+func corpus(t testing.TB) [][]byte {
 	var pages [][]byte
-	for _, doc := range bytes.Split(out, []byte("<!-- METADATA")) {
-		if len(pages) == n {
-			break
-		}
-		i := bytes.Index(doc, []byte("-->"))
-		if i < 0 {
-			continue
-		}
-		_, uri, _ := bytes.Cut(doc[:i], []byte("uri: https://en.wikipedia.org/wiki/"))
-		uri, _, _ = bytes.Cut(uri, []byte("\n"))
-		if len(uri) > 0 && !bytes.ContainsAny(uri, ":#?") {
-			pages = append(pages, bytes.Clone(doc[i+3:]))
-		}
+	for _, p := range wikitest.Corpus(t) {
+		pages = append(pages, p.HTML)
 	}
 	return pages
-}
-
-var (
-	corpusOnce  sync.Once
-	corpusPages [][]byte
-)
-
-// corpus returns the real article pages once unpacked, for every test and
-// benchmark that needs them.
-func corpus(t testing.TB) [][]byte {
-	corpusOnce.Do(func() { corpusPages = realPages(t, 3000) })
-	if corpusPages == nil {
-		t.Skip("no corpus")
-	}
-	return corpusPages
 }
 
 // sample returns the corpus pages a test checks: all of them, or every

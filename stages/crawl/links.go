@@ -193,6 +193,9 @@ func (x *extractor) text(b []byte) {
 		x.anchor = append(x.anchor, b...)
 		return
 	}
+	if x.noLinks {
+		return // the words are read from the article
+	}
 	if !x.topics.Empty() || x.keepWords { // else words do not matter
 		text.ForEachWord(b, x.word)
 	}

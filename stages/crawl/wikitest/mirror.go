@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -81,13 +82,19 @@ func Mirror(t testing.TB, flags ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	// The mirror prints "wikimirror: N pages at URL" once it listens.
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	_, url, ok := strings.Cut(strings.TrimSpace(line), " at ")
-	if err != nil || !ok {
-		t.Fatalf("wikimirror did not start: %q %v", line, err)
+	// The mirror prints "wikimirror: N pages at URL" once it listens,
+	// after other notes (such as -closed's).
+	rd := bufio.NewReader(stdout)
+	for {
+		line, err := rd.ReadString('\n')
+		if _, url, ok := strings.Cut(strings.TrimSpace(line), " pages at "); ok {
+			go io.Copy(io.Discard, rd) // never block the mirror on a full pipe
+			return url
+		}
+		if err != nil {
+			t.Fatalf("wikimirror did not start: last line %q: %v", line, err)
+		}
 	}
-	return url
 }
 
 // MirrorStats is the part of the mirror's /_mirror/stats that tests check.

@@ -1,0 +1,96 @@
+package crawl_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+)
+
+// serveSite serves pages (title -> prose) as Wikipedia-shaped HTML; other
+// titles answer 404.
+func serveSite(t *testing.T, site map[string]string) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := site[strings.TrimPrefix(r.URL.Path, "/wiki/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<div id="mw-content-text"><div class="mw-parser-output">%s</div></div>`, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// A hand-checked best-first crawl: vertices in extraction order, a failed
+// fetch is a vertex, edges are the links between vertices grouped by
+// source, and the frontier bound drops the lowest weight, latest first.
+func TestBestFirstHandChecked(t *testing.T) {
+	base := serveSite(t, map[string]string{
+		// From S: A at d=0 -> 1/2, B at d=5 -> 1/7, Tennis_C named -> 1.
+		"S":        `<p>tennis <a href="/wiki/A">a</a> x x x x <a href="/wiki/B">b</a> <a href="/wiki/Tennis_C">c</a></p>`,
+		"Tennis_C": `<p><a href="/wiki/D">d</a> tennis <a href="/wiki/E">e</a> <a href="/wiki/A">a</a></p>`, // D, E: 1/2
+		"A":        `<p><a href="/wiki/B">b</a> <a href="/wiki/F">f</a></p>`,                                // F: 0
+		"B":        `<p><a href="/wiki/S">s</a></p>`,
+		"D":        `<p><a href="/wiki/S">s</a> <a href="/wiki/Tennis_C">c</a> <a href="/wiki/D">self</a></p>`,
+		// E is missing: a 404, still a vertex.
+	})
+	cfg := config(base, 5, 3)
+	cfg.Seeds, cfg.Topics, cfg.Admission = []string{"/wiki/S"}, []string{"tennis"}, crawl.AdmitBestFirst
+	res := run(t, cfg)
+	// S; Tennis_C (1); A (1/2, queued first); D (1/2); E (1/2).
+	if got, want := keys(res), []string{"/wiki/S", "/wiki/Tennis_C", "/wiki/A", "/wiki/D", "/wiki/E"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("vertices = %v, want %v", got, want)
+	}
+	S, C, A, D, E := uint32(0), uint32(1), uint32(2), uint32(3), uint32(4)
+	want := []crawl.Edge{{S, A}, {S, C}, {C, D}, {C, E}, {C, A}, {D, S}, {D, C}}
+	if !reflect.DeepEqual(res.Edges, want) {
+		t.Errorf("edges = %v, want %v", res.Edges, want)
+	}
+	if p := res.Pages[E]; p.Status != http.StatusNotFound || p.Weight != 0.5 {
+		t.Errorf("E = status %d weight %v, want a 404 vertex of weight 1/2", p.Status, p.Weight)
+	}
+	if !res.Complete {
+		t.Errorf("problems: %v", res.Problems)
+	}
+
+	// A frontier of 2 drops B (1/7) after S, E (latest of three 1/2s)
+	// after Tennis_C and F after A, which queues B anew: B is the fifth.
+	cfg.MaxFrontier = 2
+	if got, want := keys(run(t, cfg)), []string{"/wiki/S", "/wiki/Tennis_C", "/wiki/A", "/wiki/D", "/wiki/B"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("bounded frontier: vertices = %v, want %v", got, want)
+	}
+}
+
+// Best-first admission with every strategy gives the same graph and
+// relevance at any concurrency, and keeps DESIGN.md's invariants.
+func TestBestFirstSameAtAnyConcurrency(t *testing.T) {
+	w := wikitest.New(t, 600)
+	for _, s := range crawl.Strategies {
+		strategy, _ := crawl.ParseStrategy(s)
+		cfg := config(w.URL(), 200, 1)
+		cfg.Admission, cfg.Strategy = crawl.AdmitBestFirst, strategy
+		want := run(t, cfg)
+		checkInvariants(t, want, 200)
+		cfg.Concurrency = 8
+		got := run(t, cfg)
+		if !reflect.DeepEqual(keys(got), keys(want)) || !reflect.DeepEqual(got.Edges, want.Edges) ||
+			!reflect.DeepEqual(relevances(got), relevances(want)) {
+			t.Errorf("%s: concurrency 8 differs from concurrency 1", s)
+		}
+	}
+}
+
+func relevances(r *crawl.Result) []float64 {
+	out := make([]float64, len(r.Pages))
+	for i, p := range r.Pages {
+		out[i] = p.Relevance
+	}
+	return out
+}

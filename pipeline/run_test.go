@@ -288,9 +288,17 @@ func TestRunDiskFull(t *testing.T) {
 // replayed from the crawl state, not requested again, and the graph equals
 // that of an uninterrupted run.
 func TestRunResumesInterruptedRun(t *testing.T) {
+	for _, admission := range []string{"discovery", "best-first"} {
+		t.Run(admission, func(t *testing.T) { testResume(t, admission) })
+	}
+}
+
+func testResume(t *testing.T, admission string) {
+	job := testJob("tennis", 150)
+	job.Admission = admission
 	w := wikitest.New(t, 400)
 	clean := testRunner(t, w.URL())
-	want, err := clean.Run(context.Background(), testJob("tennis", 150))
+	want, err := clean.Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +312,7 @@ func TestRunResumesInterruptedRun(t *testing.T) {
 			cancel()
 		}
 	}
-	first, err := r.Run(ctx, testJob("tennis", 150))
+	first, err := r.Run(ctx, job)
 	if err == nil || first.Status != StatusPartial {
 		t.Fatalf("interrupted run: %v, %+v", err, first)
 	}
@@ -314,7 +322,7 @@ func TestRunResumesInterruptedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := w.Requests()
-	second, err := r.Run(context.Background(), testJob("tennis", 150))
+	second, err := r.Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+	"github.com/topicrank/topicrank/stages/text"
 )
 
 // corpus returns the real article pages of the 2018 corpus (skips when
@@ -79,4 +80,19 @@ func TestExtractRealPages(t *testing.T) {
 	if len(corpus(t)) < 2300 || noCanonical > 0 || noLinks > 20 {
 		t.Errorf("%d pages: %d without canonical link, %d without body links", len(pages), noCanonical, noLinks)
 	}
+}
+
+// BenchmarkExtractProse measures what a crawl does per page by default:
+// the prose scope (goquery's parse), relevance and the weighted
+// strategy's link weights.
+func BenchmarkExtractProse(b *testing.B) {
+	pages := corpus(b)[:300]
+	x := Extractor{Hosts: []string{"en.wikipedia.org"}, Scope: ScopeProse, Topics: benchTopics,
+		Topic: text.NewTopic([]string{"tennis", "grand slam", "wimbledon"}, nil)}
+	runtime.GC()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.Extract(pages[i%len(pages)])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }

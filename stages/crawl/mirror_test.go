@@ -140,12 +140,11 @@ func TestMirrorRecrawlIsConditional(t *testing.T) {
 		t.Skip("crawls 900 pages")
 	}
 	dir := t.TempDir()
-	crawlWith := func(base, runID string) *crawl.Result {
-		st, err := store.Open(filepath.Join(dir, "state.sqlite"), runID)
+	crawlWith := func(cfg crawl.Config, runID string) *crawl.Result {
+		st, err := store.Open(filepath.Join(dir, cfg.Admission.String()+".sqlite"), runID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := seattle(base, 300, 8, 0)
 		cfg.State = st
 		res := run(t, cfg)
 		if err := st.Finish("complete"); err != nil {
@@ -154,23 +153,38 @@ func TestMirrorRecrawlIsConditional(t *testing.T) {
 		return res
 	}
 	base := wikitest.Mirror(t)
-	first := crawlWith(base, "r1")
-	second := crawlWith(base, "r2")
-	if !reflect.DeepEqual(keys(first), keys(second)) || !reflect.DeepEqual(first.Edges, second.Edges) {
-		t.Error("the conditional re-crawl gave another graph")
-	}
-	fetched := 0
-	for _, p := range append(first.Pages, first.Merged...) {
-		if p.Class == "" {
-			fetched++
+	// Best-first admission with the similarity strategy and the prose
+	// scope re-crawls conditionally too, relevance included.
+	bestFirst := seattle(base, 300, 8, 0)
+	bestFirst.Admission, bestFirst.Strategy, bestFirst.Scope = crawl.AdmitBestFirst, crawl.StrategySimilarity, crawl.ScopeProse
+	var first *crawl.Result
+	var fetched int
+	for _, cfg := range []crawl.Config{bestFirst, seattle(base, 300, 8, 0)} {
+		before := wikitest.Stats(t, base).Statuses
+		first = crawlWith(cfg, "r1-"+cfg.Admission.String())
+		whole := wikitest.Stats(t, base).Statuses["200"] - before["200"]
+		second := crawlWith(cfg, "r2-"+cfg.Admission.String())
+		if !reflect.DeepEqual(keys(first), keys(second)) || !reflect.DeepEqual(first.Edges, second.Edges) ||
+			!reflect.DeepEqual(relevances(first), relevances(second)) {
+			t.Errorf("%s: the conditional re-crawl gave another graph", cfg.Admission)
 		}
-	}
-	if st := wikitest.Stats(t, base); st.Statuses["304"] != fetched {
-		t.Errorf("%d answers were 304, want one per page fetched before, merged redirects included (%d)", st.Statuses["304"], fetched)
+		fetched = 0
+		for _, p := range append(first.Pages, first.Merged...) {
+			if p.Class == "" {
+				fetched++
+			}
+		}
+		// Every page answered whole before answers 304: each vertex
+		// fetched, each merged redirect, and (best-first) each page fetched
+		// ahead that the crawl did not take.
+		if got := wikitest.Stats(t, base).Statuses["304"] - before["304"]; got != whole-1 || got < fetched {
+			t.Errorf("%s: %d answers were 304, want one per page answered whole before (%d, robots.txt aside; %d vertices)",
+				cfg.Admission, got, whole-1, fetched)
+		}
 	}
 
 	edited := wikitest.Mirror(t, "-epoch", "1")
-	third := crawlWith(edited, "r3")
+	third := crawlWith(seattle(edited, 300, 8, 0), "r3")
 	changed, structural, notModified := 0, 0, 0
 	for i, p := range third.Pages {
 		if p.Status == 304 {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -179,4 +181,43 @@ func TestRankGzipAndStdin(t *testing.T) {
 			t.Errorf("stdin: %v", err)
 		}
 	}
+}
+
+// evaluate prints a row per strategy and writes its tables and chart;
+// bad flags are usage errors.
+func TestEvaluateCommand(t *testing.T) {
+	jobs := writeJobs(t, jobsYAML)
+	for _, args := range [][]string{
+		{"evaluate", "-config", jobs},
+		{"evaluate", "-config", jobs, "-job", "gen", "-strategies", "bfs,greedy"},
+		{"evaluate", "-config", jobs, "-job", "gen", "-admission", "eager"},
+		{"evaluate", "-config", jobs, "-job", "nope"},
+	} {
+		if code, _, stderr := runner(t, args...); code != 2 {
+			t.Errorf("runner %q: exit %d, want 2 (%s)", args, code, stderr)
+		}
+	}
+	w := wikitest.New(t, 200)
+	out := t.TempDir()
+	code, stdout, stderr := runner(t, "evaluate", "-config", jobs, "-job", "gen", "-strategies", "bfs,similarity",
+		"-admission", "best-first", "-out", out, "-base-url", w.URL())
+	if code != 0 || !strings.Contains(stdout, "best-first admission, 40 pages") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, s := range []string{"bfs", "similarity"} {
+		// fetched and 404s add up to the 40 pages.
+		m := regexp.MustCompile(`(?m)^ +` + s + ` +(\d+) +(\d+) +\d+ +[01]\.\d{3} +\d+ +\d+ *$`).FindStringSubmatch(stdout)
+		if m == nil || atoi(m[1])+atoi(m[2]) != 40 {
+			t.Errorf("no row for %s accounting for 40 pages:\n%s", s, stdout)
+		}
+	}
+	runs, _ := filepath.Glob(filepath.Join(out, "gen", "evaluate", "*", "harvest.png"))
+	if len(runs) != 1 {
+		t.Errorf("harvest.png written %d times, want once", len(runs))
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

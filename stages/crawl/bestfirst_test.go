@@ -68,21 +68,23 @@ func TestBestFirstHandChecked(t *testing.T) {
 	}
 }
 
-// Best-first admission with every strategy gives the same graph and
+// Every strategy under either admission gives the same graph and
 // relevance at any concurrency, and keeps DESIGN.md's invariants.
-func TestBestFirstSameAtAnyConcurrency(t *testing.T) {
+func TestStrategiesSameAtAnyConcurrency(t *testing.T) {
 	w := wikitest.New(t, 600)
-	for _, s := range crawl.Strategies {
-		strategy, _ := crawl.ParseStrategy(s)
-		cfg := config(w.URL(), 200, 1)
-		cfg.Admission, cfg.Strategy = crawl.AdmitBestFirst, strategy
-		want := run(t, cfg)
-		checkInvariants(t, want, 200)
-		cfg.Concurrency = 8
-		got := run(t, cfg)
-		if !reflect.DeepEqual(keys(got), keys(want)) || !reflect.DeepEqual(got.Edges, want.Edges) ||
-			!reflect.DeepEqual(relevances(got), relevances(want)) {
-			t.Errorf("%s: concurrency 8 differs from concurrency 1", s)
+	for _, a := range []crawl.Admission{crawl.AdmitDiscovery, crawl.AdmitBestFirst} {
+		for _, s := range crawl.Strategies {
+			strategy, _ := crawl.ParseStrategy(s)
+			cfg := config(w.URL(), 200, 1)
+			cfg.Admission, cfg.Strategy, cfg.Scope = a, strategy, crawl.ScopeProse
+			want := run(t, cfg)
+			checkInvariants(t, want, 200)
+			cfg.Concurrency = 8
+			got := run(t, cfg)
+			if !reflect.DeepEqual(keys(got), keys(want)) || !reflect.DeepEqual(got.Edges, want.Edges) ||
+				!reflect.DeepEqual(relevances(got), relevances(want)) {
+				t.Errorf("%s, %s: concurrency 8 differs from concurrency 1", a, s)
+			}
 		}
 	}
 }

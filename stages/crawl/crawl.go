@@ -174,7 +174,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		hosts: hosts,
 		extract: Extractor{Hosts: hosts, Scope: cfg.Scope, Topics: topics, Strategy: cfg.Strategy,
 			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts)},
-		fetcher: NewFetcher(cfg.Fetch, limit, hosts),
+		// Requests go to the base URL's host alone: with -base-url, never to
+		// the job's own host, whose links still count as the job's.
+		fetcher: NewFetcher(cfg.Fetch, limit, []string{base.Host}),
 		queue:   NewQueue(),
 		visited: make(map[string]uint32),
 		started: make(map[string]chan fetched),
@@ -185,6 +187,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
 	c.robots = c.readRobots(ctx, limit)
+	c.fetcher.SetRobots(c.robots.AllowedPath)
 	c.seed()
 	c.loop(ctx)
 	if cfg.Admission == AdmitBestFirst {
@@ -232,28 +235,6 @@ type fetched struct {
 func isLoopback(host string) bool {
 	ip := net.ParseIP(host)
 	return host == "localhost" || ip != nil && ip.IsLoopback()
-}
-
-func (c *crawler) readRobots(ctx context.Context, limit *HostLimit) *Robots {
-	resp := c.fetcher.Get(ctx, Request{URL: c.base + "/robots.txt"})
-	r, err := ParseRobots(resp.Status, resp.Body, c.cfg.Fetch.UserAgent)
-	switch {
-	case err != nil:
-		c.res.Robots = "disallow-all (unparsable: " + err.Error() + ")"
-		r = allRobots(false)
-	case resp.Status == 0:
-		c.res.Robots = "disallow-all (unreachable: " + resp.Err.Error() + ")"
-	case resp.Status >= 400 && resp.Status < 500:
-		c.res.Robots = fmt.Sprintf("allow-all (HTTP %d)", resp.Status)
-	case resp.Status != 200:
-		c.res.Robots = fmt.Sprintf("disallow-all (HTTP %d)", resp.Status)
-	default:
-		c.res.Robots = "ok"
-		if d := r.CrawlDelay(); d > 0 {
-			limit.SetCrawlDelay(time.Duration(d * float64(time.Second)))
-		}
-	}
-	return r
 }
 
 func (c *crawler) seed() {

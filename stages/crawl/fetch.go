@@ -44,7 +44,15 @@ type Fetcher struct {
 	opt    FetchOptions
 	host   *HostLimit
 	client *http.Client
+	// allow, once set, must allow the path of every redirect target
+	// (robots.txt); before, robots.txt itself is being fetched.
+	allow func(escapedPath string) bool
 }
+
+// SetRobots makes every redirect target pass allow (robots.txt), its path
+// cleaned as the server will resolve it. It must be called before the
+// fetcher is used concurrently.
+func (f *Fetcher) SetRobots(allow func(escapedPath string) bool) { f.allow = allow }
 
 // Response is the outcome of one fetch, after retries.
 type Response struct {
@@ -53,13 +61,15 @@ type Response struct {
 	ContentType  string
 	ETag         string
 	LastModified string
+	Truncated    bool // the body was cut at Request.MaxBody
 	Attempts     int
 	Duration     time.Duration
 	Class        string // one of the Class constants
 	Err          error
 }
 
-// NewFetcher returns a fetcher for one host; redirects may go only to hosts.
+// NewFetcher returns a fetcher for one host; redirects may go only to hosts
+// (and, after SetRobots, only where robots.txt allows).
 func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 	if opt.MaxBody == 0 {
 		opt.MaxBody = 8 << 20
@@ -79,7 +89,8 @@ func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
 	tr.DisableCompression = opt.NoCompression
-	client := &http.Client{
+	f := &Fetcher{opt: opt, host: host}
+	f.client = &http.Client{
 		Transport: tr,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 5 {
@@ -88,10 +99,18 @@ func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 			if !hostIn(req.URL.Host, hosts) {
 				return errRedirect{"redirect to " + req.URL.Host + " leaves the job's hosts"}
 			}
+			path := CleanPath(req.URL.EscapedPath())
+			if req.URL.RawQuery != "" {
+				path += "?" + req.URL.RawQuery
+			}
+			if f.allow != nil && !f.allow(path) { // nil: robots.txt itself is being fetched
+
+				return errRedirect{"redirect to " + path + " is disallowed by robots.txt"}
+			}
 			return nil
 		},
 	}
-	return &Fetcher{opt: opt, host: host, client: client}
+	return f
 }
 
 type errRedirect struct{ msg string }
@@ -105,6 +124,10 @@ type Request struct {
 	// ETag and LastModified, from an earlier answer, make the request
 	// conditional: 304 Not Modified if the page is unchanged.
 	ETag, LastModified string
+	// MaxBody overrides FetchOptions.MaxBody; with Truncate, a longer body
+	// is cut to it (Response.Truncated) instead of failing.
+	MaxBody  int64
+	Truncate bool
 }
 
 // Get fetches a page, retrying network errors, timeouts, 429 and 5xx
@@ -182,15 +205,23 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 		r.Class, r.Err = ClassNotHTML, fmt.Errorf("content type %q is not HTML", r.ContentType)
 		return false, 0
 	}
-	r.Body, err = io.ReadAll(io.LimitReader(resp.Body, f.opt.MaxBody+1))
+	limit := f.opt.MaxBody
+	if want.MaxBody > 0 {
+		limit = want.MaxBody
+	}
+	r.Body, err = io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		r.Body = nil
 		r.Class, r.Err = classify(err), fmt.Errorf("reading body: %w", err)
 		return r.Class == ClassNetwork || r.Class == ClassTimeout, 0
 	}
-	if int64(len(r.Body)) > f.opt.MaxBody {
+	switch {
+	case int64(len(r.Body)) <= limit:
+	case want.Truncate:
+		r.Body, r.Truncated = r.Body[:limit], true
+	default:
 		r.Body = nil
-		r.Class, r.Err = ClassTooLarge, fmt.Errorf("body larger than %d bytes", f.opt.MaxBody)
+		r.Class, r.Err = ClassTooLarge, fmt.Errorf("body larger than %d bytes", limit)
 	}
 	return false, 0
 }

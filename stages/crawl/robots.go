@@ -1,63 +1,92 @@
 package crawl
 
 import (
-	"bufio"
-	"bytes"
+	"context"
+	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
-	"github.com/temoto/robotstxt"
+	"github.com/topicrank/topicrank/stages/crawl/robots"
 )
 
-// Robots answers whether a path may be fetched, for one user agent.
-type Robots struct {
-	group *robotstxt.Group
-	all   *bool // set for allow-all (4xx) or disallow-all (5xx, unreachable)
-}
+// Robots answers whether a path may be fetched, for one crawler.
+type Robots struct{ rules *robots.Rules }
 
-// ParseRobots interprets a robots.txt response for the agent's product
-// token, following RFC 9309: a 4xx status allows everything, a 5xx (or no
-// answer, status 0) disallows everything, and among matching rules the
-// longest wins with Allow winning a tie. temoto/robotstxt breaks ties by
-// file order, so Allow lines are moved ahead of Disallow lines within each
-// group before it parses them.
-func ParseRobots(status int, body []byte, userAgent string) (*Robots, error) {
+// ParseRobots interprets a robots.txt answer for the User-Agent's product
+// token (RFC 9309): a 2xx body is parsed (its first robots.MaxSize bytes);
+// 4xx but 429 means there is none, so everything is allowed; any other
+// status (5xx, 429, 0 for no answer) disallows everything.
+func ParseRobots(status int, body []byte, userAgent string) *Robots {
 	switch {
-	case status >= 400 && status < 500:
-		return allRobots(true), nil
-	case status < 200 || status >= 300:
-		return allRobots(false), nil
+	case status >= 200 && status < 300:
+		return &Robots{robots.Parse(body, productToken(userAgent))}
+	case status >= 400 && status < 500 && status != http.StatusTooManyRequests:
+		return &Robots{robots.AllowAll()}
 	}
-	data, err := robotstxt.FromBytes(allowFirst(body))
-	if err != nil {
-		return nil, err
-	}
-	return &Robots{group: data.FindGroup(productToken(userAgent))}, nil
+	return &Robots{robots.DisallowAll()}
 }
 
-func allRobots(allow bool) *Robots { return &Robots{all: &allow} }
+func disallowAll() *Robots { return &Robots{robots.DisallowAll()} }
 
 // Allowed reports whether key (a "/wiki/..." path) may be fetched. Both the
-// escaped and the decoded form of the path must be allowed, since
-// robots.txt files (Wikipedia's among them) list both.
-func (r *Robots) Allowed(key string) bool {
-	if r.all != nil {
-		return *r.all
-	}
-	escaped := KeyPath(key)
-	if !r.group.Test(escaped) {
+// escaped and the decoded form of the path must be allowed: robots.txt
+// files (Wikipedia's among them) list both, and RFC 9309's normalisation
+// keeps reserved characters such as ':' apart from their escapes.
+func (r *Robots) Allowed(key string) bool { return r.AllowedPath(KeyPath(key)) }
+
+// AllowedPath is Allowed for an escaped request path (with its query).
+func (r *Robots) AllowedPath(escaped string) bool {
+	if !r.rules.Allowed(escaped) {
 		return false
 	}
 	decoded, err := url.PathUnescape(escaped)
-	return err != nil || r.group.Test(decoded)
+	return err != nil || r.rules.Allowed(decoded)
 }
 
 // CrawlDelay returns the group's Crawl-delay in seconds (0 if none).
-func (r *Robots) CrawlDelay() float64 {
-	if r.group == nil {
-		return 0
+func (r *Robots) CrawlDelay() float64 { return r.rules.CrawlDelay().Seconds() }
+
+// MaxCrawlDelay caps robots.txt's Crawl-delay: a larger one (3600 s would
+// make a 1,000-page crawl take six weeks) is logged and capped.
+const MaxCrawlDelay = 60 * time.Second
+
+// readRobots fetches robots.txt once for the run. A file that cannot be
+// read whole (an error, a time-out, a body cut short, a 5xx or 429 after
+// retries) disallows everything for the run, as RFC 9309 says of an
+// unreachable one; a file larger than robots.MaxSize is parsed up to it.
+func (c *crawler) readRobots(ctx context.Context, limit *HostLimit) *Robots {
+	resp := c.fetcher.Get(ctx, Request{URL: c.base + "/robots.txt", MaxBody: robots.MaxSize, Truncate: true})
+	four := resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests
+	switch {
+	case resp.Status == 0:
+		c.res.Robots = fmt.Sprintf("disallow-all (unreachable: %v)", resp.Err)
+		return disallowAll()
+	case resp.Class != ClassOK && !four:
+		c.res.Robots = fmt.Sprintf("disallow-all (unreadable: HTTP %d, %v)", resp.Status, resp.Err)
+		return disallowAll()
+	case four:
+		c.res.Robots = fmt.Sprintf("allow-all (HTTP %d)", resp.Status)
+	case resp.Status != http.StatusOK:
+		c.res.Robots = fmt.Sprintf("disallow-all (HTTP %d)", resp.Status)
+	default:
+		c.res.Robots = "ok"
+		if resp.Truncated {
+			c.res.Robots = fmt.Sprintf("ok (first %d KiB parsed)", robots.MaxSize>>10)
+			c.cfg.Log.Warn("robots.txt is larger than RFC 9309 requires crawlers to read; the rest is ignored",
+				"url", c.base+"/robots.txt", "parsed_bytes", len(resp.Body))
+		}
 	}
-	return r.group.CrawlDelay.Seconds()
+	r := ParseRobots(resp.Status, resp.Body, c.cfg.Fetch.UserAgent)
+	if d := time.Duration(r.CrawlDelay() * float64(time.Second)); d > 0 {
+		if d > MaxCrawlDelay {
+			c.cfg.Log.Warn("robots.txt Crawl-delay capped", "crawl_delay", d.String(), "cap", MaxCrawlDelay.String())
+			d = MaxCrawlDelay
+		}
+		limit.SetCrawlDelay(d)
+	}
+	return r
 }
 
 // productToken returns the User-Agent's product token ("topicrank" for
@@ -66,36 +95,4 @@ func productToken(userAgent string) string {
 	tok, _, _ := strings.Cut(strings.TrimSpace(userAgent), "/")
 	tok, _, _ = strings.Cut(tok, " ")
 	return tok
-}
-
-// allowFirst reorders each group's rule lines so that Allow lines come
-// before Disallow lines, at the end of the group.
-func allowFirst(body []byte) []byte {
-	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
-	var out, allows, disallows bytes.Buffer
-	flush := func() {
-		out.Write(allows.Bytes())
-		out.Write(disallows.Bytes())
-		allows.Reset()
-		disallows.Reset()
-	}
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		field := strings.ToLower(strings.TrimSpace(strings.SplitN(line, ":", 2)[0]))
-		switch field {
-		case "allow":
-			allows.WriteString(line + "\n")
-		case "disallow":
-			disallows.WriteString(line + "\n")
-		case "user-agent":
-			flush()
-			out.WriteString(line + "\n")
-		default: // comments, blanks, Crawl-delay: order does not matter
-			out.WriteString(line + "\n")
-		}
-	}
-	flush()
-	return out.Bytes()
 }

@@ -20,10 +20,7 @@ Disallow: /wiki/Longer
 User-agent: topicrank
 Disallow: /wiki/Only_us
 `
-	r, err := ParseRobots(200, []byte(txt), ua)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := ParseRobots(200, []byte(txt), ua)
 	tests := []struct {
 		key   string
 		allow bool
@@ -39,10 +36,7 @@ Disallow: /wiki/Only_us
 		}
 	}
 
-	star, err := ParseRobots(200, []byte(txt), "otherbot/1.0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	star := ParseRobots(200, []byte(txt), "otherbot/1.0")
 	for _, tt := range []struct {
 		key   string
 		allow bool
@@ -64,10 +58,7 @@ func TestRobotsStatus(t *testing.T) {
 		status int
 		allow  bool
 	}{{404, true}, {403, true}, {500, false}, {503, false}, {0, false}} {
-		r, err := ParseRobots(tt.status, []byte("User-agent: *\nDisallow: /\n"), ua)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := ParseRobots(tt.status, []byte("User-agent: *\nDisallow: /\n"), ua)
 		if got := r.Allowed("/wiki/Tennis"); got != tt.allow {
 			t.Errorf("status %d: Allowed = %v, want %v", tt.status, got, tt.allow)
 		}
@@ -76,10 +67,7 @@ func TestRobotsStatus(t *testing.T) {
 
 // Percent-encoded and decoded rules both apply.
 func TestRobotsEncodedPaths(t *testing.T) {
-	r, err := ParseRobots(200, []byte("User-agent: *\nDisallow: /wiki/Caf%C3%A9_secret\nDisallow: /wiki/Ünicode\n"), ua)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := ParseRobots(200, []byte("User-agent: *\nDisallow: /wiki/Caf%C3%A9_secret\nDisallow: /wiki/Ünicode\n"), ua)
 	for _, key := range []string{"/wiki/Café_secret", "/wiki/Ünicode"} {
 		if r.Allowed(key) {
 			t.Errorf("Allowed(%s) = true, want false", key)
@@ -97,19 +85,13 @@ func TestRobotsRealWikipedia(t *testing.T) {
 		if err != nil {
 			t.Skipf("%s absent: %v", path, err)
 		}
-		r, err := ParseRobots(200, b, ua)
-		if err != nil {
-			t.Fatalf("%s: %v", year, err)
-		}
+		r := ParseRobots(200, b, ua)
 		if !r.Allowed("/wiki/Tennis") || !r.Allowed("/wiki/Lennon–McCartney") || r.Allowed("/w/index.php") ||
 			r.Allowed("/wiki/Special:Zufällige_Seite") {
 			t.Errorf("%s: Tennis allowed %v, /w/ %v, Special:Zufällige_Seite %v", year,
 				r.Allowed("/wiki/Tennis"), r.Allowed("/w/index.php"), r.Allowed("/wiki/Special:Zufällige_Seite"))
 		}
-		banned, err := ParseRobots(200, b, "HTTrack 3.0")
-		if err != nil {
-			t.Fatal(err)
-		}
+		banned := ParseRobots(200, b, "HTTrack 3.0")
 		if banned.Allowed("/wiki/Tennis") {
 			t.Errorf("%s: HTTrack is banned outright but allowed", year)
 		}

@@ -36,7 +36,7 @@ func articleKeySlow(href string, hosts []string) (string, bool) {
 	if u.Host != "" && !hostIn(u.Host, hosts) {
 		return "", false
 	}
-	raw, ok := strings.CutPrefix(u.EscapedPath(), "/wiki/")
+	raw, ok := strings.CutPrefix(CleanPath(u.EscapedPath()), "/wiki/")
 	if !ok {
 		return "", false
 	}
@@ -97,4 +97,39 @@ func hostIn(host string, hosts []string) bool {
 		}
 	}
 	return false
+}
+
+// CleanPath returns an escaped URL path as a server resolves it: dots
+// escaped as %2E decoded, then "." and ".." segments removed (RFC 3986,
+// 5.2.4). "/wiki/Foo/../Secret" and "/wiki/%2E%2E/w/x" name /wiki/Secret
+// and /w/x, and robots.txt is checked against those.
+func CleanPath(escaped string) string {
+	p := strings.NewReplacer("%2E", ".", "%2e", ".").Replace(escaped)
+	if !strings.Contains(p, ".") {
+		return p
+	}
+	var out []string
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch seg {
+		case ".":
+			if last {
+				out = append(out, "")
+			}
+		case "..":
+			if len(out) > 1 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, seg)
+		}
+	}
+	if len(out) == 1 && out[0] == "" {
+		return "/"
+	}
+	return strings.Join(out, "/")
 }

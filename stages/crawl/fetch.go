@@ -1,6 +1,8 @@
 package crawl
 
 import (
+	"compress/flate"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,7 +24,8 @@ const (
 	ClassTimeout   = "timeout"
 	ClassNotHTML   = "not_html"
 	ClassTooLarge  = "too_large"
-	ClassRedirect  = "redirect" // too many, or off the job's hosts
+	ClassRedirect  = "redirect" // too many, off the job's hosts, or disallowed
+	ClassEncoding  = "encoding" // a body whose compression cannot be read
 	ClassCancelled = "cancelled"
 )
 
@@ -201,6 +205,12 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 		r.Class, r.Err = ClassHTTP, fmt.Errorf("HTTP %d", resp.StatusCode)
 		return false, 0
 	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		// The transport decodes only the gzip it asked for: anything left
+		// is bytes this fetcher cannot read.
+		r.Class, r.Err = ClassEncoding, fmt.Errorf("content encoding %q was not asked for", ce)
+		return false, 0
+	}
 	if want.HTML && !isHTML(r.ContentType) {
 		r.Class, r.Err = ClassNotHTML, fmt.Errorf("content type %q is not HTML", r.ContentType)
 		return false, 0
@@ -235,9 +245,12 @@ func (f *Fetcher) backoff(attempt int) time.Duration {
 func classify(err error) string {
 	var re errRedirect
 	var ne net.Error
+	var corrupt flate.CorruptInputError
 	switch {
 	case errors.As(err, &re):
 		return ClassRedirect
+	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.As(err, &corrupt):
+		return ClassEncoding // the same bytes would come again: no retry
 	case errors.Is(err, context.Canceled):
 		return ClassCancelled
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():

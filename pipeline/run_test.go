@@ -26,7 +26,8 @@ import (
 func testJob(name string, maxPages int) Job {
 	return Job{
 		Name: name, Seeds: []string{"/wiki/Page_0"}, Topics: []string{"tennis", "grand slam"}, Weighted: true,
-		LinkScope: "body", MaxPages: maxPages, BaseURL: "https://en.wikipedia.org",
+		LinkScope: "body", Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
+		MaxPages: maxPages, BaseURL: "https://en.wikipedia.org",
 		UserAgent: "topicrank-test/0.1 (ops@example.org)", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,
 		MaxRPS: 1000, Concurrency: 4,
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/topicrank/topicrank/internal/names"
 )
 
 // ArticleKey returns the vertex key "/wiki/Title" that href names, or false
@@ -45,11 +47,25 @@ func articleKeySlow(href string, hosts []string) (string, bool) {
 		return "", false
 	}
 	title = normalizeTitle(title)
-	if title == "" || strings.ContainsAny(title, "#:") {
+	if title == "" || strings.ContainsAny(title, "#:") || hasEscape(title) {
 		return "", false
 	}
-	return "/wiki/" + title, true
+	return "/wiki/" + names.Safe(title), true
 }
+
+// hasEscape reports a '%' followed by two hex digits: MediaWiki refuses
+// such titles, so in a key the sequence always stands for an encoded
+// byte (names.Safe's), never for itself.
+func hasEscape(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
 // plainKey reports whether href is already a key: a relative /wiki/ link
 // of plain ASCII that normalisation would not change. Most links on a page
@@ -86,8 +102,31 @@ func normalizeTitle(t string) string {
 }
 
 // KeyPath returns the escaped request path for a key, e.g. "/wiki/Caf%C3%A9".
+// A key's "%XX" sequences (bytes names.Safe encoded) go out as they are.
 func KeyPath(key string) string {
-	return (&url.URL{Path: key}).EscapedPath()
+	if !strings.Contains(key, "%") {
+		return (&url.URL{Path: key}).EscapedPath()
+	}
+	var b strings.Builder
+	for key != "" {
+		i := strings.Index(key, "%")
+		for i >= 0 && !(i+2 < len(key) && isHex(key[i+1]) && isHex(key[i+2])) {
+			j := strings.Index(key[i+1:], "%")
+			if j < 0 {
+				i = -1
+				break
+			}
+			i += 1 + j
+		}
+		if i < 0 {
+			b.WriteString((&url.URL{Path: key}).EscapedPath())
+			break
+		}
+		b.WriteString((&url.URL{Path: key[:i]}).EscapedPath())
+		b.WriteString(key[i : i+3])
+		key = key[i+3:]
+	}
+	return b.String()
 }
 
 func hostIn(host string, hosts []string) bool {

@@ -27,6 +27,17 @@ func TestArticleKey(t *testing.T) {
 		{"/wiki/Tennis?action=edit", "", false},
 		{"mailto:x@example.org", "", false},
 		{"/wiki/", "", false},
+		// Bytes that are not valid UTF-8, controls and bidi overrides keep
+		// their percent-encoding; a title that decodes to "%XX" is invalid.
+		{"/wiki/%FF%FE", "/wiki/%FF%FE", true},
+		{"/wiki/A%00B", "/wiki/A%00B", true},
+		{"/wiki/Evil%E2%80%AEgnp.exe", "/wiki/Evil%E2%80%AEgnp.exe", true},
+		{"/wiki/100%2541", "", false},
+		// Dot segments are resolved as the server will.
+		{"/wiki/Foo/../Secret", "/wiki/Secret", true},
+		{"/wiki/Foo/./Bar", "/wiki/Foo/Bar", true},
+		{"/wiki/%2E%2E/w/index.php", "", false},
+		{"/wiki/../../etc", "", false},
 	}
 	for _, tt := range tests {
 		got, ok := ArticleKey(tt.href, hosts)
@@ -37,7 +48,8 @@ func TestArticleKey(t *testing.T) {
 }
 
 func TestKeyPathRoundTrip(t *testing.T) {
-	for _, key := range []string{"/wiki/Lennon–McCartney", "/wiki/AC/DC", "/wiki/C++", "/wiki/100%_(album)", "/wiki/Who?"} {
+	for _, key := range []string{"/wiki/Lennon–McCartney", "/wiki/AC/DC", "/wiki/C++", "/wiki/100%_(album)", "/wiki/Who?",
+		"/wiki/%FF%FE", "/wiki/A%00B_%E2%80%AE"} {
 		back, ok := ArticleKey(KeyPath(key), nil)
 		if !ok || back != key {
 			t.Errorf("ArticleKey(KeyPath(%q)) = %q, %v", key, back, ok)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/topicrank/topicrank/internal/names"
 )
 
 // ReadOptions control how an edge-list file is read.
@@ -138,11 +140,15 @@ func clip(b []byte) string {
 func WriteEdgeList(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	fmt.Fprintf(bw, "%d\n", g.NumVertices())
+	safe := make([]string, g.NumVertices()) // shares the names that need no change
+	for i, n := range g.names {
+		safe[i] = names.Safe(n)
+	}
 	for u := range g.NumVertices() {
 		for _, v := range g.Out(uint32(u)) {
-			bw.WriteString(g.names[u])
+			bw.WriteString(safe[u])
 			bw.WriteByte(' ')
-			bw.WriteString(g.names[v])
+			bw.WriteString(safe[v])
 			bw.WriteByte('\n')
 		}
 	}

@@ -73,7 +73,7 @@ func appendChanges(t *table, in *Input) {
 		for v, name := range g.Names() {
 			appendPrevRun(t.str(2), prev)
 			t.f64(3).Append(r.Epsilon)
-			t.str(4).Append(name)
+			t.name(4).Append(name)
 			o, had := old[name]
 			if had {
 				t.str(5).Append(ChangeKept)
@@ -103,7 +103,7 @@ func appendChanges(t *table, in *Input) {
 			}
 			appendPrevRun(t.str(2), prev)
 			t.f64(3).Append(r.Epsilon)
-			t.str(4).Append(name)
+			t.name(4).Append(name)
 			t.str(5).Append(ChangeRemoved)
 			t.boolean(6).AppendNull()
 			t.f64(7).AppendNull()
@@ -118,7 +118,7 @@ func appendChanges(t *table, in *Input) {
 	}
 }
 
-func appendPrevRun(b *array.StringBuilder, prev *Previous) {
+func appendPrevRun(b strCol, prev *Previous) {
 	if prev == nil {
 		b.AppendNull()
 	} else {

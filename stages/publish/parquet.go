@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/topicrank/topicrank/internal/names"
 )
 
 // rowGroupRows is the size of a row group: a table of n rows has
@@ -57,7 +59,23 @@ func newTable(w io.Writer, job, runID string, fields []arrow.Field) (*table, err
 	return &table{b: array.NewRecordBuilder(memory.DefaultAllocator, schema), fw: fw, job: job, runID: runID}, nil
 }
 
-func (t *table) str(i int) *array.StringBuilder { return t.b.Field(i).(*array.StringBuilder) }
+// str is a text column: every value is kept valid UTF-8 (names.ValidUTF8),
+// so that no reader fails on a hostile title or message.
+func (t *table) str(i int) strCol { return strCol{t.b.Field(i).(*array.StringBuilder), names.ValidUTF8} }
+
+// name is a page-name column: control and bidirectional characters are
+// percent-encoded too (names.Safe). Crawled names already are; names read
+// from an edge-list file may not be.
+func (t *table) name(i int) strCol { return strCol{t.b.Field(i).(*array.StringBuilder), names.Safe} }
+
+// strCol appends strings through a cleaning function.
+type strCol struct {
+	b     *array.StringBuilder
+	clean func(string) string
+}
+
+func (c strCol) Append(s string) { c.b.Append(c.clean(s)) }
+func (c strCol) AppendNull()     { c.b.AppendNull() }
 func (t *table) i32(i int) *array.Int32Builder  { return t.b.Field(i).(*array.Int32Builder) }
 func (t *table) i64(i int) *array.Int64Builder  { return t.b.Field(i).(*array.Int64Builder) }
 func (t *table) f64(i int) *array.Float64Builder {
@@ -104,7 +122,7 @@ func (t *table) close() (int64, error) {
 }
 
 // optString appends s, or null when s is empty.
-func optString(b *array.StringBuilder, s string) {
+func optString(b strCol, s string) {
 	if s == "" {
 		b.AppendNull()
 	} else {

@@ -35,7 +35,7 @@ func pagesTable(in *Input) tableSpec {
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
-			t.str(2).Append(p.Key)
+			t.name(2).Append(p.Key)
 			t.i32(3).Append(int32(i))
 			t.i32(4).Append(int32(i + 1))
 			t.f64(5).Append(p.Weight)
@@ -57,7 +57,7 @@ func pagesTable(in *Input) tableSpec {
 			optString(t.str(13), p.ContentHash)
 			t.i64(14).Append(int64(p.Bytes))
 			t.i32(15).Append(int32(p.Links))
-			optString(t.str(16), p.Discovered)
+			optString(t.name(16), p.Discovered)
 			appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
 			t.boolean(18).Append(p.StructureChanged)
 			t.boolean(19).Append(p.Replayed)
@@ -84,8 +84,8 @@ func edgesTable(in *Input) tableSpec {
 		g := in.Graph
 		for u := range g.NumVertices() {
 			for _, v := range g.Out(uint32(u)) {
-				t.str(2).Append(g.Name(uint32(u)))
-				t.str(3).Append(g.Name(v))
+				t.name(2).Append(g.Name(uint32(u)))
+				t.name(3).Append(g.Name(v))
 				t.i32(4).Append(int32(u))
 				t.i32(5).Append(int32(v))
 				t.endRow()
@@ -104,7 +104,7 @@ func degreesTable(in *Input) tableSpec {
 	return tableSpec{fields, func(t *table) {
 		g := in.Graph
 		for v := range g.NumVertices() {
-			t.str(2).Append(g.Name(uint32(v)))
+			t.name(2).Append(g.Name(uint32(v)))
 			t.i32(3).Append(int32(v))
 			t.i32(4).Append(int32(g.InDegree(uint32(v))))
 			t.i32(5).Append(int32(g.OutDegree(uint32(v))))
@@ -127,7 +127,7 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 		g := in.Graph
 		for pos, v := range rank.Order(r.Ranks) {
 			t.f64(2).Append(r.Epsilon)
-			t.str(3).Append(g.Name(v))
+			t.name(3).Append(g.Name(v))
 			t.i32(4).Append(int32(v))
 			t.f64(5).Append(r.Ranks[v])
 			t.i32(6).Append(int32(pos + 1))

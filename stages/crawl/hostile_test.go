@@ -86,9 +86,12 @@ func TestRobotsUnreadableDisallowsAll(t *testing.T) {
 			w.(http.Flusher).Flush()
 			<-r.Context().Done() // the client gives up
 		},
-		"503":     func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) },
-		"429":     func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(429) },
-		"garbage": func(w http.ResponseWriter, r *http.Request) { w.Header().Set("Content-Encoding", "gzip"); fmt.Fprint(w, "not gzip") },
+		"503": func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) },
+		"429": func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(429) },
+		"garbage": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			fmt.Fprint(w, "not gzip")
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			h, base := serveHostile(t, robots, seedPage)

@@ -61,7 +61,9 @@ func newTable(w io.Writer, job, runID string, fields []arrow.Field) (*table, err
 
 // str is a text column: every value is kept valid UTF-8 (names.ValidUTF8),
 // so that no reader fails on a hostile title or message.
-func (t *table) str(i int) strCol { return strCol{t.b.Field(i).(*array.StringBuilder), names.ValidUTF8} }
+func (t *table) str(i int) strCol {
+	return strCol{t.b.Field(i).(*array.StringBuilder), names.ValidUTF8}
+}
 
 // name is a page-name column: control and bidirectional characters are
 // percent-encoded too (names.Safe). Crawled names already are; names read
@@ -74,10 +76,10 @@ type strCol struct {
 	clean func(string) string
 }
 
-func (c strCol) Append(s string) { c.b.Append(c.clean(s)) }
-func (c strCol) AppendNull()     { c.b.AppendNull() }
-func (t *table) i32(i int) *array.Int32Builder  { return t.b.Field(i).(*array.Int32Builder) }
-func (t *table) i64(i int) *array.Int64Builder  { return t.b.Field(i).(*array.Int64Builder) }
+func (c strCol) Append(s string)               { c.b.Append(c.clean(s)) }
+func (c strCol) AppendNull()                   { c.b.AppendNull() }
+func (t *table) i32(i int) *array.Int32Builder { return t.b.Field(i).(*array.Int32Builder) }
+func (t *table) i64(i int) *array.Int64Builder { return t.b.Field(i).(*array.Int64Builder) }
 func (t *table) f64(i int) *array.Float64Builder {
 	return t.b.Field(i).(*array.Float64Builder)
 }

@@ -61,6 +61,10 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) []Li
 			top[t] = true
 		}
 	}
+	var near nearest
+	if e.Strategy == StrategyWeighted && !x.topics.Empty() {
+		near = x.nearest()
+	}
 	var terms [][]string
 	if e.Strategy == StrategySimilarity && !e.Topic.Empty() {
 		terms = wordTerms(x.words)
@@ -69,7 +73,7 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) []Li
 		var w float64
 		switch e.Strategy {
 		case StrategyWeighted:
-			w = x.weight(o)
+			w = x.weight(o, &near)
 		case StrategyWordRank:
 			w = anchorIn(o.anchor, top)
 		case StrategySimilarity:
@@ -109,8 +113,43 @@ func anchorIn(anchor string, top map[string]bool) float64 {
 	return 0
 }
 
-// weight is the weighted strategy's weight of a link occurrence.
-func (x *extractor) weight(o occurrence) float64 {
+// nearest holds, for each word position, the closest topic occurrence
+// that ends before it and the closest that starts after it (-1: none).
+// Built once per page in time linear in its words, it makes weighing every
+// link linear too, where comparing each link with each occurrence was
+// quadratic on a page with many links and topic words.
+type nearest struct{ endBefore, startAfter []int32 }
+
+func (x *extractor) nearest() nearest {
+	n := nearest{make([]int32, x.pos+1), make([]int32, x.pos+2)}
+	endAt := make([]bool, x.pos+1)
+	startAt := make([]bool, x.pos+1)
+	for _, h := range x.hits {
+		endAt[h[1]], startAt[h[0]] = true, true
+	}
+	last := int32(-1)
+	for p := range n.endBefore {
+		n.endBefore[p] = last
+		if endAt[p] {
+			last = int32(p)
+		}
+	}
+	next := int32(-1)
+	n.startAfter[x.pos+1] = -1
+	for p := x.pos; p >= 0; p-- {
+		n.startAfter[p] = next
+		if startAt[p] {
+			next = int32(p)
+		}
+	}
+	return n
+}
+
+// weight is the weighted strategy's weight of a link occurrence: 1 when it
+// names a topic, else 1/(d+2) for the number of words d between it and the
+// nearest topic occurrence, 0 beyond maxDistance. An occurrence that spans
+// the link's position is neither before nor after it.
+func (x *extractor) weight(o occurrence, n *nearest) float64 {
 	if x.topics.Empty() {
 		return 0
 	}
@@ -118,19 +157,11 @@ func (x *extractor) weight(o occurrence) float64 {
 		return 1
 	}
 	d := -1
-	for _, h := range x.hits {
-		var dist int
-		switch {
-		case h[1] < o.pos:
-			dist = o.pos - h[1] - 1
-		case h[0] > o.pos:
-			dist = h[0] - o.pos - 1
-		default:
-			continue
-		}
-		if d < 0 || dist < d {
-			d = dist
-		}
+	if e := n.endBefore[o.pos]; e >= 0 {
+		d = o.pos - int(e) - 1
+	}
+	if s := n.startAfter[o.pos]; s >= 0 && (d < 0 || int(s)-o.pos-1 < d) {
+		d = int(s) - o.pos - 1
 	}
 	if d < 0 || d > maxDistance {
 		return 0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"compress/gzip"
 	"encoding/json"
 	"os"
@@ -167,11 +168,12 @@ func TestRankGzipAndStdin(t *testing.T) {
 	if code, got, stderr := runner(t, "rank", "-graph", filepath.Join(dir, "g.txt.gz"), "-format", "json"); code != 0 || got != want {
 		t.Errorf("gzip: exit %d, %s%s; want %s", code, got, stderr, want)
 	}
-	if code, _, stderr := runner(t, "rank", "-graph", filepath.Join(dir, "bad.gz")); code != 2 || !strings.Contains(stderr, "bad.gz") {
+	if code, _, stderr := runner(t, "rank", "-graph", filepath.Join(dir, "bad.gz")); code != 2 || !strings.Contains(stderr, "bad.gz") ||
+		!strings.Contains(stderr, "truncated") {
 		t.Errorf("truncated gzip: exit %d, %s", code, stderr)
 	}
 	for _, stdin := range [][]byte{[]byte(plain), gz.Bytes()} {
-		r, closeInput, err := openGraph("-", bytes.NewReader(stdin))
+		r, closeInput, err := graph.OpenInput(context.Background(), "-", bytes.NewReader(stdin))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,4 +222,31 @@ func TestEvaluateCommand(t *testing.T) {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// A hostile input ends rank at once with exit 2 and a message naming what
+// is wrong; SIGINT or SIGTERM (a done context) stops it with exit 1.
+func TestRankHostileInputs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"header.txt": "4000000000\n", "big-header.txt": "100000000\na b\n"}
+	for name, data := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+		if code, _, stderr := runner(t, "rank", "-graph", filepath.Join(dir, name)); code != 2 || !strings.Contains(stderr, "the header says") {
+			t.Errorf("%s: exit %d, %s", name, code, stderr)
+		}
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if code, _, stderr := runner(t, "rank", "-graph", "/dev/zero"); code != 2 || !strings.Contains(stderr, "longer than") {
+			t.Errorf("/dev/zero: exit %d, %s", code, stderr)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := filepath.Join(dir, "g.txt")
+	os.WriteFile(g, []byte("2\na b\n"), 0o644)
+	var out, errb bytes.Buffer
+	err := cmdRank(ctx, []string{"-graph", g}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("cancelled rank: %v", err)
+	}
 }

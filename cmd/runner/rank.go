@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +16,7 @@ import (
 	"github.com/topicrank/topicrank/stages/rank"
 )
 
-func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rank", stderr)
 	file := fs.String("graph", "", "edge-list file, gzip-compressed or not; - for standard input (required)")
 	epsilons := fs.String("epsilon", "0.01,0.005", "comma-separated L1 stopping thresholds")
@@ -56,13 +54,19 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		Progress: func(done, total int64) { rep.Work(task, done, total) },
 	}
 	start := time.Now()
-	g, st, err := readGraph(*file, opt)
+	g, st, err := readGraph(ctx, *file, opt)
 	if err != nil {
 		rep.Clear()
 		return err
 	}
 	log.Info("read graph", "file", *file, "vertices", g.NumVertices(), "edges", g.NumEdges(),
 		"dropped_duplicates", st.Duplicates, "dropped_self_loops", st.SelfLoops, "seconds", seconds(start))
+	if st.HeaderIgnored {
+		log.Warn("the header names far more vertices than the edges: ignored (-lenient)", "vertices", g.NumVertices())
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted: %w", err)
+	}
 	start = time.Now()
 	results := rank.PageRank(g, *beta, eps)
 	iterations := 0
@@ -70,6 +74,9 @@ func cmdRank(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		iterations = max(iterations, r.Iterations)
 	}
 	log.Info("PageRank", "epsilons", eps, "iterations", iterations, "seconds", seconds(start))
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted: %w", err)
+	}
 	if *out != "" {
 		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results}
 		log.Info("writing outputs", "dir", *out)
@@ -94,52 +101,21 @@ func seconds(start time.Time) float64 {
 	return float64(time.Since(start).Milliseconds()) / 1000
 }
 
-func readGraph(path string, opt graph.ReadOptions) (*graph.Graph, graph.ReadStats, error) {
-	r, closeInput, err := openGraph(path, os.Stdin)
+func readGraph(ctx context.Context, path string, opt graph.ReadOptions) (*graph.Graph, graph.ReadStats, error) {
+	r, closeInput, err := graph.OpenInput(ctx, path, os.Stdin)
 	if err != nil {
 		return nil, graph.ReadStats{}, usageError{err.Error()}
 	}
 	defer closeInput()
 	g, st, err := graph.ReadEdgeList(r, opt)
+	if ctx.Err() != nil {
+		return nil, st, fmt.Errorf("%s: interrupted: %w", path, ctx.Err())
+	}
 	if err != nil {
 		return nil, st, usageError{fmt.Sprintf("%s: %v", path, err)}
 	}
 	return g, st, nil
 }
-
-// openGraph opens an edge-list file: "-" is stdin, and gzip-compressed
-// input (SNAP ships its graphs as .txt.gz) is decompressed as it is read.
-// A plain file is returned as the *os.File itself, so that reading it can
-// report progress against its size.
-func openGraph(path string, stdin io.Reader) (io.Reader, func() error, error) {
-	var r io.Reader
-	closeInput := func() error { return nil }
-	if path == "-" {
-		br := bufio.NewReader(stdin)
-		r = br
-		if magic, _ := br.Peek(2); !isGzip(magic) {
-			return r, closeInput, nil
-		}
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		magic := make([]byte, 2)
-		if n, _ := f.ReadAt(magic, 0); !isGzip(magic[:n]) {
-			return f, f.Close, nil
-		}
-		r, closeInput = f, f.Close
-	}
-	zr, err := gzip.NewReader(r)
-	if err != nil {
-		closeInput()
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return zr, closeInput, nil
-}
-
-func isGzip(magic []byte) bool { return len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b }
 
 func parseEpsilons(s string) ([]float64, error) {
 	var eps []float64

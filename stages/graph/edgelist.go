@@ -12,7 +12,9 @@ import (
 
 // ReadOptions control how an edge-list file is read.
 type ReadOptions struct {
-	// Lenient accepts vertices beyond the header's count instead of failing.
+	// Lenient accepts vertices beyond the header's count instead of
+	// failing, and ignores a header that names far more vertices than the
+	// edges do (see MaxIsolated).
 	Lenient bool
 	// NoHeader reads lists without a vertex-count line (SNAP, Wikispeedia):
 	// the vertex count is the number of distinct names.
@@ -31,7 +33,16 @@ type ReadStats struct {
 	SelfLoops  int // u u lines, dropped (a crawl never records them either)
 	Header     int // the header's vertex count (-1 without a header)
 	Unnamed    int // header vertices never mentioned by an edge
+	// HeaderIgnored: with Lenient, a header beyond MaxIsolated was
+	// ignored and the vertex count is the number of names.
+	HeaderIgnored bool
 }
+
+// MaxIsolated bounds how many more vertices a header may name than the
+// edges do (vertices without edges): as many as the edges name, or a
+// million, whichever is more. An 11-byte file whose header says four
+// billion would otherwise take the memory of four billion vertices.
+func MaxIsolated(named int) int { return max(named, 1<<20) }
 
 // SyntaxError reports a malformed line of an edge-list file.
 type SyntaxError struct {
@@ -62,7 +73,7 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 	}
 	size := inputSize(r)
 	edges := int(size / 24) // a guess: lines of about two dozen bytes
-	in := newInterner(max(st.Header, edges/8))
+	in := newInterner(max(min(st.Header, max(edges/8, 1<<20)), edges/8)) // never trust the header with memory
 	p := &producer{lines: lr, hash: in.hash, progress: opt.Progress, total: size}
 	src, dst, err := internEdges(p, in, st.Header, opt.Lenient, edges)
 	st.Lines = len(src)
@@ -70,6 +81,12 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 		return nil, st, err
 	}
 	names := in.strings()
+	if st.Header > len(names)+MaxIsolated(len(names)) {
+		if !opt.Lenient {
+			return nil, st, &SyntaxError{1, fmt.Sprintf("the header says %d vertices but the edges name %d: check the count (or pass -lenient to ignore it)", st.Header, len(names))}
+		}
+		st.HeaderIgnored, st.Header = true, len(names)
+	}
 	for len(names) < st.Header {
 		st.Unnamed++
 		names = append(names, "#"+strconv.Itoa(len(names)))
@@ -120,6 +137,9 @@ func internEdges(p *producer, in *interner, header int, lenient bool, capacity i
 
 // inputSize returns the size of r if it is a regular file, else 0.
 func inputSize(r io.Reader) int64 {
+	if c, ok := r.(*ctxReader); ok {
+		r = c.r
+	}
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			return fi.Size()

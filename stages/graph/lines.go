@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -24,6 +25,12 @@ type lineReader struct {
 // chunkSize is the size of the reads and of the buffer, which grows only
 // for a longer line.
 const chunkSize = 1 << 20
+
+// MaxLine bounds a line: an edge names two pages, and a longer line (or
+// an input with no line breaks at all, such as /dev/zero) is not an edge
+// list. The bound keeps memory, and the time spent looking for the line's
+// end, small.
+const MaxLine = 1 << 20
 
 // newLineReader returns a lineReader over r with a buffer of size bytes,
 // past a UTF-8 byte-order mark if r starts with one.
@@ -64,8 +71,8 @@ func (lr *lineReader) next() bool {
 			}
 		} else if cr < 0 && lr.nl >= 0 {
 			end, step = limit, limit+1
-		} else if cr < 0 && lr.eof && len(rest) > 0 {
-			end, step = len(rest), len(rest) // the last line has no ending
+		} else if cr < 0 && lr.eof && len(rest) > 0 && lr.err == nil {
+			end, step = len(rest), len(rest) // the last line has no ending (a failed read's is cut short: dropped)
 		}
 		if end >= 0 {
 			lr.line = bytes.TrimRight(rest[:end], " \t")
@@ -86,8 +93,12 @@ func (lr *lineReader) next() bool {
 func (lr *lineReader) fill() {
 	n := copy(lr.buf, lr.buf[lr.head:lr.tail])
 	lr.head, lr.tail, lr.nl = 0, n, -2
+	if n >= MaxLine {
+		lr.eof, lr.err = true, &SyntaxError{lr.lineNo + 1, fmt.Sprintf("longer than %d bytes: not an edge list?", MaxLine)}
+		return
+	}
 	if n == len(lr.buf) {
-		lr.buf = append(lr.buf, make([]byte, len(lr.buf))...)
+		lr.buf = append(lr.buf, make([]byte, min(len(lr.buf), MaxLine))...)
 	}
 	for !lr.eof && lr.tail < len(lr.buf) {
 		m, err := lr.r.Read(lr.buf[lr.tail:])

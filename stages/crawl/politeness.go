@@ -38,9 +38,16 @@ func (p *Politeness) Host(host string, maxRPS float64, concurrency int) *HostLim
 }
 
 // HostLimit spaces request starts to one host and bounds requests in flight.
+//
+// Spacing starts 1/max_rps apart is not enough by itself: a start that
+// wakes late, next to one on time, puts max_rps+1 starts inside some one
+// second. So the limit also keeps the last max_rps start times and never
+// starts another until window after the oldest of them.
 type HostLimit struct {
 	mu          sync.Mutex
 	interval    time.Duration // minimum gap between request starts
+	burst       int           // starts allowed in any window (0: no limit)
+	recent      []time.Time   // the last burst starts, oldest first
 	limit       int           // maximum requests in flight
 	inflight    int
 	next        time.Time     // earliest start of the next request
@@ -48,10 +55,17 @@ type HostLimit struct {
 	wake        chan struct{} // closed when a request ends
 }
 
+// window is the span in which at most max_rps requests start: a second,
+// with a margin for the jitter between our clock and the server's.
+const window = time.Second + 20*time.Millisecond
+
 func (h *HostLimit) tighten(interval time.Duration, limit int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.interval = max(h.interval, interval)
+	if h.interval > 0 {
+		h.burst = max(1, int(time.Second/h.interval))
+	}
 	if h.limit == 0 || limit < h.limit {
 		h.limit = limit
 	}
@@ -84,6 +98,14 @@ func (h *HostLimit) Acquire(ctx context.Context) (release func(), err error) {
 	}
 	if h.pausedUntil.After(start) {
 		start = h.pausedUntil
+	}
+	if h.burst > 0 {
+		if len(h.recent) >= h.burst {
+			if oldest := h.recent[len(h.recent)-h.burst]; oldest.Add(window).After(start) {
+				start = oldest.Add(window)
+			}
+		}
+		h.recent = append(h.recent[max(0, len(h.recent)-h.burst+1):], start)
 	}
 	h.next = start.Add(h.interval)
 	h.mu.Unlock()

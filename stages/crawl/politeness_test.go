@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -88,5 +90,56 @@ func TestCrawlHonoursCrawlDelay(t *testing.T) {
 	}
 	if h := p.Host(srv.Listener.Addr().String(), 0, 1); h.interval != 50*time.Millisecond {
 		t.Errorf("interval after Crawl-delay 0.05 = %v", h.interval)
+	}
+}
+
+// In fake time, with many goroutines asking at once, no window of one
+// second ever holds more than max_rps request starts, and starts stay
+// 1/max_rps apart; the limit still reaches about max_rps.
+func TestLimiterNeverExceedsRateInAnySecond(t *testing.T) {
+	for _, rps := range []float64{4, 2.5, 10, 0.5} {
+		synctest.Test(t, func(t *testing.T) {
+			h := NewPoliteness().Host("example.org", rps, 8)
+			var mu sync.Mutex
+			var starts []time.Time
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range 12 {
+						release, err := h.Acquire(context.Background())
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						mu.Lock()
+						starts = append(starts, time.Now())
+						mu.Unlock()
+						time.Sleep(time.Duration(len(starts)%3) * 100 * time.Millisecond) // requests of varied length
+						release()
+					}
+				}()
+			}
+			wg.Wait()
+			slices.SortFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+			burst := max(1, int(rps))
+			for i := burst; i < len(starts); i++ {
+				if d := starts[i].Sub(starts[i-burst]); d <= time.Second {
+					t.Fatalf("max_rps %v: starts %d and %d are %v apart: %d starts within one second", rps, i-burst, i, d, burst+1)
+				}
+			}
+			for i := 1; i < len(starts); i++ {
+				if d := starts[i].Sub(starts[i-1]); d < time.Duration(float64(time.Second)/rps) {
+					t.Fatalf("max_rps %v: starts %v apart", rps, d)
+				}
+			}
+			// At most max_rps in every second means at most its floor on
+			// average: 2.5 allows 2.
+			ceiling := min(rps, float64(burst))
+			if rate := float64(len(starts)-1) / starts[len(starts)-1].Sub(starts[0]).Seconds(); rate < 0.9*ceiling {
+				t.Errorf("max_rps %v: reached only %.2f starts a second", rps, rate)
+			}
+		})
 	}
 }

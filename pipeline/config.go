@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/robfig/cron/v3"
 	"gopkg.in/yaml.v3"
@@ -126,6 +127,17 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	return cfg, nil
 }
 
+// Limits are the bounds validate enforces, so that no value in jobs.yaml
+// can defeat politeness or exhaust memory: a max_rps of 1e-10 would
+// overflow the gap between requests into no limit at all.
+var Limits = struct {
+	MaxPages, MaxFrontier, Seeds, Topics, Epsilons int
+	MinRPS, MaxRPS, MinEpsilon                     float64
+}{
+	MaxPages: 10_000_000, MaxFrontier: 100_000_000, Seeds: 10_000, Topics: 1_000, Epsilons: 32,
+	MinRPS: 0.01, MaxRPS: 1000, MinEpsilon: 1e-15,
+}
+
 // DefaultRelevanceThreshold is the relevance from which a page counts as
 // relevant when a job does not say. Measured on the 2018 corpus with
 // one-word to four-word topics: pages about the topic score 0.2 to 0.75,
@@ -179,8 +191,14 @@ func (d *decoder) mapping(n *yaml.Node, ctx string, handlers map[string]func(*ya
 		d.errorf(n, ctx, "", "want a mapping of keys to values")
 		return
 	}
+	first := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if line, dup := first[k.Value]; dup {
+			d.errorf(k, ctx, k.Value, "duplicate key (first at line %d): YAML would keep only the last", line)
+			continue
+		}
+		first[k.Value] = k.Line
 		h, ok := handlers[k.Value]
 		if !ok {
 			d.errorf(k, ctx, k.Value, "unknown key (known: %s)", known(handlers))
@@ -313,15 +331,24 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if len(j.Topics) > 0 && crawl.NewTopics(j.Topics).Empty() {
 		bad("topics", "every entry is blank: give topic words, or remove topics for an unweighted crawl")
 	}
-	if j.MaxPages < 1 {
-		bad("max_pages", "must be at least 1, got %d", j.MaxPages)
+	if j.MaxPages < 1 || j.MaxPages > Limits.MaxPages {
+		bad("max_pages", "must be between 1 and %d, got %d", Limits.MaxPages, j.MaxPages)
+	}
+	if len(j.Seeds) > Limits.Seeds {
+		bad("seeds", "%d seeds: at most %d", len(j.Seeds), Limits.Seeds)
+	}
+	if len(j.Topics) > Limits.Topics {
+		bad("topics", "%d topics: at most %d", len(j.Topics), Limits.Topics)
+	}
+	if len(j.Epsilons) > Limits.Epsilons {
+		bad("epsilons", "%d epsilons: at most %d", len(j.Epsilons), Limits.Epsilons)
 	}
 	if len(j.Epsilons) == 0 {
 		bad("epsilons", "empty: give at least one, e.g. [0.01]")
 	}
 	for _, e := range j.Epsilons {
-		if !(e > 0) {
-			bad("epsilons", "%v must be > 0", e)
+		if !(e >= Limits.MinEpsilon && e <= 2) {
+			bad("epsilons", "%v must be between %g and 2 (an L1 distance between rank vectors is at most 2)", e, Limits.MinEpsilon)
 		}
 	}
 	if !(j.Beta > 0 && j.Beta < 1) {
@@ -330,13 +357,17 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if u, err := url.Parse(j.BaseURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		bad("base_url", "%q: want http(s)://host", j.BaseURL)
 	}
-	if strings.TrimSpace(j.UserAgent) == "" {
+	if i := strings.IndexFunc(j.UserAgent, unicode.IsControl); i >= 0 {
+		bad("user_agent", "holds the control character %q at byte %d: a header value must be one line of text", j.UserAgent[i], i)
+	} else if len(j.UserAgent) > 512 {
+		bad("user_agent", "is %d bytes: keep it under 512", len(j.UserAgent))
+	} else if strings.TrimSpace(j.UserAgent) == "" {
 		bad("user_agent", "required: Wikimedia's User-Agent policy asks for a name and contact, e.g. \"topicrank/0.1 (https://example.org; ops@example.org)\"")
 	} else if !strings.Contains(j.UserAgent, "@") && !strings.Contains(j.UserAgent, "http") {
 		bad("user_agent", "%q has no contact: add an e-mail address or URL (Wikimedia's User-Agent policy)", j.UserAgent)
 	}
-	if !(j.MaxRPS > 0) {
-		bad("politeness.max_rps", "%v must be > 0", j.MaxRPS)
+	if !(j.MaxRPS >= Limits.MinRPS && j.MaxRPS <= Limits.MaxRPS) {
+		bad("politeness.max_rps", "%v must be between %g and %g requests a second", j.MaxRPS, Limits.MinRPS, Limits.MaxRPS)
 	}
 	if j.Concurrency < 1 || j.Concurrency > 64 {
 		bad("politeness.concurrency", "%d must be between 1 and 64", j.Concurrency)
@@ -349,6 +380,9 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	}
 	if _, err := crawl.ParseAdmission(j.Admission); err != nil {
 		bad("admission", "%v", err)
+	}
+	if j.MaxFrontier > Limits.MaxFrontier {
+		bad("max_frontier", "%d is above %d", j.MaxFrontier, Limits.MaxFrontier)
 	}
 	if j.MaxFrontier != 0 && j.MaxFrontier < j.MaxPages {
 		bad("max_frontier", "%d is below max_pages (%d): the frontier must hold at least a crawl's worth of pages", j.MaxFrontier, j.MaxPages)

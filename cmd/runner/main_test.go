@@ -48,7 +48,7 @@ func TestValidateExitCodes(t *testing.T) {
 	}
 	bad := writeJobs(t, strings.Replace(jobsYAML, "max_pages: 40", "max_pages: 0", 1))
 	code, _, errs := runner(t, "validate", "-config", bad)
-	if code != 2 || !strings.Contains(errs, `jobs.yaml:8: job "gen": max_pages: must be at least 1`) {
+	if code != 2 || !strings.Contains(errs, `jobs.yaml:8: job "gen": max_pages: must be between 1 and`) {
 		t.Errorf("invalid config: exit %d, %s", code, errs)
 	}
 	if code, _, errs := runner(t, "validate", "-config", "/nonexistent/jobs.yaml"); code != 2 || !strings.Contains(errs, "no such file") {

@@ -47,7 +47,7 @@ func articleKeySlow(href string, hosts []string) (string, bool) {
 		return "", false
 	}
 	title = normalizeTitle(title)
-	if title == "" || strings.ContainsAny(title, "#:") || hasEscape(title) {
+	if title == "" || strings.ContainsAny(title, "#:") || hasEscape(title) || dotSegment(title) {
 		return "", false
 	}
 	return "/wiki/" + names.Safe(title), true
@@ -59,6 +59,17 @@ func articleKeySlow(href string, hosts []string) (string, bool) {
 func hasEscape(s string) bool {
 	for i := 0; i+2 < len(s); i++ {
 		if s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dotSegment reports a "." or ".." path segment, which MediaWiki refuses
+// in titles (a server would resolve it to another path).
+func dotSegment(title string) bool {
+	for _, seg := range strings.Split(title, "/") {
+		if seg == "." || seg == ".." {
 			return true
 		}
 	}

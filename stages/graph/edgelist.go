@@ -72,7 +72,7 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 		}
 	}
 	size := inputSize(r)
-	edges := int(size / 24) // a guess: lines of about two dozen bytes
+	edges := int(size / 24)                                              // a guess: lines of about two dozen bytes
 	in := newInterner(max(min(st.Header, max(edges/8, 1<<20)), edges/8)) // never trust the header with memory
 	p := &producer{lines: lr, hash: in.hash, progress: opt.Progress, total: size}
 	src, dst, err := internEdges(p, in, st.Header, opt.Lenient, edges)

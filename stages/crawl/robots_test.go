@@ -1,7 +1,14 @@
 package crawl
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 )
@@ -95,5 +102,29 @@ func TestRobotsRealWikipedia(t *testing.T) {
 		if banned.Allowed("/wiki/Tennis") {
 			t.Errorf("%s: HTTrack is banned outright but allowed", year)
 		}
+	}
+}
+
+// A Crawl-delay above MaxCrawlDelay is capped, with a warning.
+func TestCrawlDelayCapped(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 3600\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<div id="mw-content-text"><p>seed</p></div>`)
+	}))
+	defer srv.Close()
+	var logs bytes.Buffer
+	p := NewPoliteness()
+	_, err := Crawl(context.Background(), Config{BaseURL: srv.URL, Seeds: []string{"/wiki/S"}, MaxPages: 1, MaxRPS: 100,
+		Concurrency: 1, Politeness: p, Fetch: FetchOptions{UserAgent: ua}, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.Host(strings.TrimPrefix(srv.URL, "http://"), 100, 1)
+	if h.interval != MaxCrawlDelay || !strings.Contains(logs.String(), "Crawl-delay capped") {
+		t.Errorf("interval %v, logs %q; want %v and a warning", h.interval, logs.String(), MaxCrawlDelay)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,24 +54,18 @@ func TestCrashDuringPublication(t *testing.T) {
 	if _, err := r.Run(context.Background(), testJob("tennis", 50)); err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := os.ReadDir(jobDir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tmpPrefix) {
-			t.Errorf("%s left after a clean run", e.Name())
-		}
+	if left, _ := os.ReadDir(filepath.Join(jobDir, tmpDir)); len(left) > 0 {
+		t.Errorf("%d temporary runs left after a clean run", len(left))
 	}
 	checkReaderView(t, jobDir)
 }
 
 // tmpHolds reports whether a temporary run directory holds at least n files.
 func tmpHolds(jobDir string, n int) bool {
-	entries, _ := os.ReadDir(jobDir)
+	entries, _ := os.ReadDir(filepath.Join(jobDir, tmpDir))
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), tmpPrefix) {
-			continue
-		}
 		files := 0
-		filepath.WalkDir(filepath.Join(jobDir, e.Name()), func(_ string, d os.DirEntry, err error) error {
+		filepath.WalkDir(filepath.Join(jobDir, tmpDir, e.Name()), func(_ string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				files++
 			}
@@ -101,6 +96,16 @@ func checkReaderView(t *testing.T, jobDir string) {
 	}
 	if latest != "" && !strings.Contains(strings.Join(runs, " "), latest) {
 		t.Errorf("LATEST names %s, which is not a published run", latest)
+	}
+	// What the documented globs match is complete runs only.
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(jobDir), "*", "*", "pages.parquet"))
+	for _, m := range matches {
+		if !runIDPattern.MatchString(filepath.Base(filepath.Dir(m))) || !slices.Contains(runs, filepath.Base(filepath.Dir(m))) {
+			t.Errorf("the glob matches %s, not a complete run", m)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(jobDir, runsFile)); err == nil && parquetRows(t, filepath.Join(jobDir, runsFile)) < int64(len(runs)) {
+		t.Errorf("runs.parquet lists fewer runs than the %d published", len(runs))
 	}
 }
 

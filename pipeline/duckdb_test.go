@@ -176,12 +176,31 @@ func expectedAnswers(runs []runState) map[string][]string {
 			want["top_pages"] = append(want["top_pages"], row(eps, int32(i+1), cur.g.Name(v), rr.Ranks[v]))
 		}
 	}
+	top := cur.g.Name(rank.TopK(cur.ranks[0.005].Ranks, 1)[0])
 	for _, st := range runs {
+		v := slices.IndexFunc(st.res.Pages, func(p crawl.Page) bool { return p.Key == top })
+		if v < 0 {
+			continue
+		}
 		for _, eps := range []float64{0.01, 0.005} {
 			rr := st.ranks[eps]
-			pos := slices.Index(rank.Order(rr.Ranks), 0) // Page_0 is the seed, vertex 0
-			want["page_history"] = append(want["page_history"], row(st.id, eps, int32(pos+1), rr.Ranks[0]))
+			pos := slices.Index(rank.Order(rr.Ranks), uint32(v))
+			want["page_history"] = append(want["page_history"], row(st.id, eps, int32(pos+1), rr.Ranks[v]))
 		}
+	}
+	for i := len(runs) - 1; i >= 0; i-- {
+		st := runs[i]
+		g := st.res
+		fetched, failed := 0, 0
+		for _, p := range g.Pages {
+			if p.Class == "" {
+				fetched++
+			} else {
+				failed++
+			}
+		}
+		want["runs"] = append(want["runs"], row("tennis", st.id, "complete", int32(len(g.Pages)), int64(st.g.NumEdges()),
+			int32(fetched), int32(failed), int32(0), 0.0))
 	}
 	want["biggest_moves"] = moves(prev, cur)
 
@@ -263,4 +282,55 @@ func positions(ranks []float64) []int {
 		pos[v] = i + 1
 	}
 	return pos
+}
+
+// After a complete run, an interrupted (partial) run and a crashed
+// publication, every documented glob reads complete runs only, epsilon is
+// a DOUBLE however the ranks are read, and runs.parquet lists both runs.
+func TestGlobsSeeCompleteRunsOnly(t *testing.T) {
+	w := wikitest.New(t, 200)
+	r := testRunner(t, w.URL())
+	r.OutDir = filepath.Join(t.TempDir(), "outputs")
+	done, err := r.Run(context.Background(), testJob("tennis", 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := testJob("tennis", 40)
+	job.Seeds = []string{"/wiki/Nowhere"}
+	partial, _ := r.Run(context.Background(), job)
+	if partial == nil || partial.Status != StatusPartial {
+		t.Fatalf("want a partial run, got %+v", partial)
+	}
+	// A publication killed midway leaves a half-written table in .tmp/.
+	crashed := filepath.Join(r.OutDir, "tennis", tmpDir, "20991231T000000Z")
+	os.MkdirAll(filepath.Join(crashed, "ranks"), 0o755)
+	os.WriteFile(filepath.Join(crashed, "pages.parquet"), []byte("PAR1"), 0o644)
+	os.WriteFile(filepath.Join(crashed, "ranks", "0.01.parquet"), []byte("PAR1"), 0o644)
+
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	out := filepath.ToSlash(r.OutDir)
+	for _, q := range []string{
+		"SELECT DISTINCT run_id FROM read_parquet('%s/*/*/pages.parquet')",
+		"SELECT DISTINCT run_id FROM read_parquet('%s/*/*/edges.parquet')",
+		"SELECT DISTINCT run_id FROM read_parquet('%s/*/*/ranks/*.parquet')",
+		"SELECT DISTINCT run_id FROM read_parquet('%s/tennis/*/ranks/*.parquet', hive_partitioning = true, union_by_name = true)",
+	} {
+		if got := query(t, db, fmt.Sprintf(q, out)); !slices.Equal(got, []string{done.RunID}) {
+			t.Errorf("%s: runs %q, want only %s", q, got, done.RunID)
+		}
+	}
+	for _, opts := range []string{"", ", hive_partitioning = true", ", union_by_name = true", ", hive_partitioning = true, union_by_name = true"} {
+		q := fmt.Sprintf("SELECT DISTINCT typeof(epsilon) FROM read_parquet('%s/*/*/ranks/*.parquet'%s) WHERE epsilon < 0.01", out, opts)
+		if got := query(t, db, q); !slices.Equal(got, []string{"DOUBLE"}) {
+			t.Errorf("%s: %q, want DOUBLE", q, got)
+		}
+	}
+	got := query(t, db, fmt.Sprintf("SELECT run_id, status FROM read_parquet('%s/*/runs.parquet') ORDER BY run_id", out))
+	if want := []string{row(done.RunID, "complete"), row(partial.RunID, "partial")}; !slices.Equal(got, want) {
+		t.Errorf("runs.parquet: %q, want %q", got, want)
+	}
 }

@@ -23,6 +23,7 @@ type Manifest struct {
 	PreviousRunID string             `json:"previous_run_id,omitempty"` // what changes are measured against
 	ResumedFrom   string             `json:"resumed_from,omitempty"`    // the interrupted run whose pages were replayed
 	Status        string             `json:"status"`
+	Version       string             `json:"topicrank_version"`
 	Problems      []string           `json:"problems,omitempty"`
 	ConfigDigest  string             `json:"config_digest"`
 	Config        Job                `json:"config"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -12,17 +13,28 @@ import (
 
 // The output tree of one job:
 //
-//	<root>/<job>/<run_id>/   a published run
-//	<root>/<job>/LATEST      the newest complete run's id
-//	<root>/<job>/.tmp-<run_id>/  a run being written (removed if stale)
-//	<root>/<job>/.lock       held while a run of the job is under way
+//	<root>/<job>/<run_id>/           a complete run
+//	<root>/<job>/partial/<run_id>/   a run cut short
+//	<root>/<job>/.tmp/<run_id>/      a run being written (removed if stale)
+//	<root>/<job>/LATEST              the newest complete run's id
+//	<root>/<job>/runs.parquet        one row per run, complete or partial
+//	<root>/<job>/.lock               held while a run of the job is under way
 //	<root>/<job>/crawl-state.sqlite  the crawl state across runs (package store)
+//
+// The documented globs (<root>/*/*/pages.parquet and the like) see complete
+// runs only: partial and temporary runs live one level deeper.
 const (
 	latestFile = "LATEST"
-	tmpPrefix  = ".tmp-"
+	partialDir = "partial"
+	tmpDir     = ".tmp"
+	oldTmp     = ".tmp-" // the layout before .tmp/: <job>/.tmp-<run_id>
 	lockFile   = ".lock"
 	stateFile  = "crawl-state.sqlite"
+	runsFile   = "runs.parquet"
 )
+
+// runIDPattern is what a run directory is named: the run's UTC start.
+var runIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z$`)
 
 // jobDir returns root/job, refusing names that would leave root.
 func jobDir(root, job string) (string, error) {
@@ -54,26 +66,36 @@ func removeStale(dir string) error {
 		return err
 	}
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) {
+		if e.IsDir() && strings.HasPrefix(e.Name(), oldTmp) {
 			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return os.RemoveAll(filepath.Join(dir, tmpDir))
 }
 
-// promote renames a finished temporary run into place and syncs the job
-// directory so the rename survives a crash.
-func promote(dir, tmp, runID string) error {
-	final := filepath.Join(dir, runID)
+// runDir returns where a run of the given status is published.
+func runDir(dir, runID, status string) string {
+	if status == StatusComplete {
+		return filepath.Join(dir, runID)
+	}
+	return filepath.Join(dir, partialDir, runID)
+}
+
+// promote renames a finished temporary run into place and syncs the
+// directory it lands in so the rename survives a crash.
+func promote(tmp, final string) error {
 	if err := syncDir(tmp); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, final); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return syncDir(filepath.Dir(final))
 }
 
 // setLatest atomically replaces LATEST with runID.
@@ -122,15 +144,16 @@ func prune(dir string, keep int, latest string) error {
 	return nil
 }
 
-// publishedRuns lists run directories, oldest first (run ids sort by time).
+// publishedRuns lists the run directories directly in dir (complete runs,
+// in a job's directory), oldest first: run ids sort by time.
 func publishedRuns(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	var runs []string
 	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() && runIDPattern.MatchString(e.Name()) {
 			runs = append(runs, e.Name())
 		}
 	}

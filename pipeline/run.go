@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/topicrank/topicrank/internal/version"
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/graph"
@@ -77,7 +78,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		return nil, fail("publish", err)
 	}
 	log.Info("run published", "status", m.Status, "vertices", m.Counts.Vertices, "edges", m.Counts.Edges,
-		"failed", m.Counts.Failed, "dir", filepath.Join(dir, m.RunID))
+		"failed", m.Counts.Failed, "dir", runDir(dir, m.RunID, m.Status))
 	if m.Status != StatusComplete {
 		return m, fail("crawl", fmt.Errorf("run %s is partial: %v", m.RunID, strings.Join(m.Problems, "\n")))
 	}
@@ -99,7 +100,7 @@ func (r *Runner) newManifest(job Job) *Manifest {
 	m := &Manifest{
 		Job: job.Name, RunID: start.Format("20060102T150405Z"), Status: StatusComplete,
 		ConfigDigest: job.Digest(), Config: job, FetchedFrom: job.BaseURL, Started: start,
-		StageSeconds: map[string]float64{},
+		StageSeconds: map[string]float64{}, Version: version.String(),
 	}
 	if r.BaseURL != "" {
 		m.FetchedFrom = r.BaseURL
@@ -126,7 +127,7 @@ func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err 
 		unlock()
 		return "", nil, fail("publish", fmt.Errorf("removing stale temporary runs: %w", err))
 	}
-	if _, err := os.Stat(filepath.Join(dir, runID)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, runID)); err == nil || exists(filepath.Join(dir, partialDir, runID)) {
 		unlock()
 		return "", nil, fail("run", fmt.Errorf("run %s already exists; wait a second and run again", runID))
 	}
@@ -248,12 +249,12 @@ func (r *Runner) previous(dir string, log *slog.Logger) *publish.Previous {
 	return p
 }
 
-// publish writes the run into a temporary directory beside its final
-// place, adds the manifest, renames it into place and, for a complete run,
-// points LATEST at it.
+// publish writes the run into .tmp/<run_id>, adds the manifest, renames it
+// into place (<run_id>/, or partial/<run_id>/ for a run cut short) and,
+// for a complete run, points LATEST at it; then rewrites runs.parquet.
 func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
-	tmp := filepath.Join(dir, tmpPrefix+m.RunID)
-	if err := os.Mkdir(tmp, 0o755); err != nil {
+	tmp := filepath.Join(dir, tmpDir, m.RunID)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
 	}
 	t := time.Now()
@@ -269,14 +270,17 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 		}
 	}
 	if err == nil {
-		err = promote(dir, tmp, m.RunID)
+		err = promote(tmp, runDir(dir, m.RunID, m.Status))
+		os.Remove(filepath.Join(dir, tmpDir)) // only if empty: no debris in the listing
 	}
 	if err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
 	if m.Status == StatusComplete {
-		return setLatest(dir, m.RunID)
+		if err := setLatest(dir, m.RunID); err != nil {
+			return err
+		}
 	}
-	return nil
+	return writeRuns(dir, m.Job)
 }

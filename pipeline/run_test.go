@@ -148,7 +148,7 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 		t.Errorf("manifest counts %+v ranks %+v", got.Counts, got.Ranks)
 	}
 	wantFiles := []string{"graph.txt", "edges.parquet", "degrees.parquet", "pages.parquet", "changes.parquet",
-		"ranks/epsilon=0.01/ranks.parquet", "ranks/epsilon=0.005/ranks.parquet"}
+		"ranks/0.01.parquet", "ranks/0.005.parquet"}
 	for i, f := range got.Files {
 		if f.Path != wantFiles[i] {
 			t.Errorf("file %d = %s, want %s", i, f.Path, wantFiles[i])
@@ -164,7 +164,7 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{".lock", m.RunID, "LATEST", stateFile}; fmt.Sprint(names) != fmt.Sprint(want) {
+	if want := []string{".lock", m.RunID, "LATEST", stateFile, runsFile}; fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Errorf("job directory holds %v, want %v", names, want)
 	}
 }
@@ -187,7 +187,10 @@ func TestRunPartialKeepsLatest(t *testing.T) {
 	if m == nil || m.Status != StatusPartial {
 		t.Fatalf("manifest %+v, want status partial", m)
 	}
-	verifyRun(t, filepath.Join(r.OutDir, "tennis", m.RunID))
+	verifyRun(t, filepath.Join(r.OutDir, "tennis", partialDir, m.RunID))
+	if _, err := os.Stat(filepath.Join(r.OutDir, "tennis", m.RunID)); err == nil {
+		t.Error("a partial run sits beside the complete ones, where the documented globs see it")
+	}
 	if latest, _ := Latest(r.OutDir, "tennis"); latest != first.RunID {
 		t.Errorf("LATEST = %s, want the complete run %s", latest, first.RunID)
 	}
@@ -196,7 +199,7 @@ func TestRunPartialKeepsLatest(t *testing.T) {
 func TestRunRetentionAndStaleTemp(t *testing.T) {
 	w := wikitest.New(t, 100)
 	r := testRunner(t, w.URL())
-	stale := filepath.Join(r.OutDir, "tennis", tmpPrefix+"20200101T000000Z")
+	stale := filepath.Join(r.OutDir, "tennis", tmpDir, "20200101T000000Z")
 	if err := os.MkdirAll(stale, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +321,7 @@ func testResume(t *testing.T, admission string) {
 		t.Fatalf("interrupted run: %v, %+v", err, first)
 	}
 	r.Progress = nil
-	fetchedBefore, err := publish.ReadPrevious(filepath.Join(r.OutDir, "tennis", first.RunID))
+	fetchedBefore, err := publish.ReadPrevious(filepath.Join(r.OutDir, "tennis", partialDir, first.RunID))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,7 +139,7 @@ func TestRankJSON(t *testing.T) {
 	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", out); code != 0 || !strings.Contains(stderr, `"msg":"wrote outputs"`) {
 		t.Fatalf("rank -out: exit %d, %s; want a wrote outputs record", code, stderr)
 	}
-	for _, f := range []string{"graph.txt", "edges.parquet", "degrees.parquet", "ranks/epsilon=0.01/ranks.parquet", "ranks/epsilon=0.005/ranks.parquet"} {
+	for _, f := range []string{"graph.txt", "edges.parquet", "degrees.parquet", "ranks/0.01.parquet", "ranks/0.005.parquet"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("rank -out: %v", err)
 		}

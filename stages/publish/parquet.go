@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/topicrank/topicrank/internal/names"
+	"github.com/topicrank/topicrank/internal/version"
 )
 
 // rowGroupRows is the size of a row group: a table of n rows has
@@ -25,8 +26,8 @@ func writerProps() *parquet.WriterProperties {
 		parquet.WithDictionaryDefault(true),
 		parquet.WithStats(true),
 		parquet.WithMaxRowGroupLength(rowGroupRows),
-		parquet.WithCreatedBy("topicrank"),
-	)
+	) // created_by stays arrow-go's own: readers use it to know the writer's quirks
+
 }
 
 // A tableSpec is one published table: its columns after job and run_id,
@@ -54,6 +55,10 @@ func newTable(w io.Writer, job, runID string, fields []arrow.Field) (*table, err
 	schema := arrow.NewSchema(all, nil)
 	fw, err := pqarrow.NewFileWriter(schema, w, writerProps(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
+		return nil, err
+	}
+	// Which program wrote the file goes in the key-value metadata.
+	if err := fw.AppendKeyValueMetadata("topicrank.version", version.String()); err != nil {
 		return nil, err
 	}
 	return &table{b: array.NewRecordBuilder(memory.DefaultAllocator, schema), fw: fw, job: job, runID: runID}, nil

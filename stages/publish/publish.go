@@ -39,9 +39,10 @@ type File struct {
 	SHA256 string `json:"sha256"`
 }
 
-// EpsilonDir returns the directory of an epsilon's ranks, "ranks/epsilon=0.01".
-func EpsilonDir(eps float64) string {
-	return "ranks/epsilon=" + strconv.FormatFloat(eps, 'g', -1, 64)
+// RanksPath returns the file of an epsilon's ranks, "ranks/0.01.parquet":
+// no key=value folder, so no reader takes epsilon from the path as text.
+func RanksPath(eps float64) string {
+	return "ranks/" + strconv.FormatFloat(eps, 'g', -1, 64) + ".parquet"
 }
 
 // Write writes every file of the run into dir, each synced to disk, and
@@ -66,7 +67,7 @@ func Write(dir string, in *Input) ([]File, error) {
 		addTable("changes.parquet", changesTable(in))
 	}
 	for _, r := range in.Ranks {
-		addTable(EpsilonDir(r.Epsilon)+"/ranks.parquet", ranksTable(in, r))
+		addTable(RanksPath(r.Epsilon), ranksTable(in, r))
 	}
 
 	files := make([]File, len(outputs))

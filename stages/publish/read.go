@@ -47,14 +47,9 @@ func ReadPrevious(dir string) (*Previous, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs, _ := filepath.Glob(filepath.Join(dir, "ranks", "epsilon=*"))
-	for _, d := range dirs {
-		eps, err := strconv.ParseFloat(strings.TrimPrefix(filepath.Base(d), "epsilon="), 64)
-		if err != nil {
-			continue
-		}
+	for eps, path := range rankFiles(dir) {
 		ranks := map[string]Ranked{}
-		if err := readTable(filepath.Join(d, "ranks.parquet"), func(r row) {
+		if err := readTable(path, func(r row) {
 			ranks[r.mustStr("page")] = Ranked{r.float64("rank"), r.int32("position")}
 		}); err != nil {
 			return nil, err
@@ -62,6 +57,25 @@ func ReadPrevious(dir string) (*Previous, error) {
 		p.Ranks[eps] = ranks
 	}
 	return p, nil
+}
+
+// rankFiles finds a run's ranks table per epsilon: ranks/<e>.parquet, or
+// ranks/epsilon=<e>/ranks.parquet in runs published before that layout.
+func rankFiles(dir string) map[float64]string {
+	files := map[float64]string{}
+	old, _ := filepath.Glob(filepath.Join(dir, "ranks", "epsilon=*", "ranks.parquet"))
+	for _, f := range old {
+		if eps, err := strconv.ParseFloat(strings.TrimPrefix(filepath.Base(filepath.Dir(f)), "epsilon="), 64); err == nil {
+			files[eps] = f
+		}
+	}
+	cur, _ := filepath.Glob(filepath.Join(dir, "ranks", "*.parquet"))
+	for _, f := range cur {
+		if eps, err := strconv.ParseFloat(strings.TrimSuffix(filepath.Base(f), ".parquet"), 64); err == nil {
+			files[eps] = f
+		}
+	}
+	return files
 }
 
 // row is one row of a table being read.

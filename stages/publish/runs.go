@@ -1,0 +1,101 @@
+package publish
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// RunRow is one run of a job in runs.parquet: what happened, when, and
+// how much.
+type RunRow struct {
+	RunID, Status, Problems                                   string
+	Started, Finished                                         time.Time
+	CrawlSeconds, GraphSeconds, RankSeconds, PublishSeconds   float64
+	Vertices, Edges, Fetched, Failed, NotFound, Changed       int
+	NotModified, Replayed, Relevant                           int
+	HarvestRate                                               *float64
+	PreviousRunID, ResumedFrom, ConfigDigest, Robots, Version string
+}
+
+// WriteRuns replaces path (a job's runs.parquet) with one row per run: the
+// table is written beside it, synced and renamed over it, so a reader sees
+// the old catalogue or the new one, never a part.
+func WriteRuns(path, job string, rows []RunRow) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".runs-*.parquet")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	in := &Input{Job: job, RunID: ""}
+	_, err = writeTable(struct{ io.Writer }{tmp}, in, runsTable(rows)) // not a Closer: the writer would close the file
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func runsTable(rows []RunRow) tableSpec {
+	fields := []arrow.Field{
+		field("status", tString, false),
+		field("problems", tString, true),
+		field("started", tTimestamp, false),
+		field("finished", tTimestamp, false),
+		field("crawl_seconds", tFloat64, false),
+		field("graph_seconds", tFloat64, false),
+		field("rank_seconds", tFloat64, false),
+		field("publish_seconds", tFloat64, false),
+		field("vertices", tInt32, false),
+		field("edges", tInt64, false),
+		field("fetched", tInt32, false),
+		field("failed", tInt32, false),
+		field("not_found", tInt32, false),
+		field("changed", tInt32, false),
+		field("not_modified", tInt32, false),
+		field("replayed", tInt32, false),
+		field("relevant", tInt32, false),
+		field("harvest_rate", tFloat64, true),
+		field("previous_run_id", tString, true),
+		field("resumed_from", tString, true),
+		field("config_digest", tString, false),
+		field("robots", tString, false),
+		field("topicrank_version", tString, false),
+	}
+	return tableSpec{fields, func(t *table) {
+		for _, r := range rows {
+			t.runID = r.RunID // each row is its own run
+			t.str(2).Append(r.Status)
+			optString(t.str(3), r.Problems)
+			t.ts(4).Append(arrow.Timestamp(r.Started.UnixMicro()))
+			t.ts(5).Append(arrow.Timestamp(r.Finished.UnixMicro()))
+			for i, s := range []float64{r.CrawlSeconds, r.GraphSeconds, r.RankSeconds, r.PublishSeconds} {
+				t.f64(6 + i).Append(s)
+			}
+			t.i32(10).Append(int32(r.Vertices))
+			t.i64(11).Append(int64(r.Edges))
+			for i, n := range []int{r.Fetched, r.Failed, r.NotFound, r.Changed, r.NotModified, r.Replayed, r.Relevant} {
+				t.i32(12 + i).Append(int32(n))
+			}
+			if r.HarvestRate == nil {
+				t.f64(19).AppendNull()
+			} else {
+				t.f64(19).Append(*r.HarvestRate)
+			}
+			optString(t.str(20), r.PreviousRunID)
+			optString(t.str(21), r.ResumedFrom)
+			t.str(22).Append(r.ConfigDigest)
+			t.str(23).Append(r.Robots)
+			t.str(24).Append(r.Version)
+			t.endRow()
+		}
+	}}
+}

@@ -32,6 +32,7 @@ commands:
                                                      run jobs on their cron schedules
   evaluate [-config jobs.yaml] -job NAME [-strategies bfs,weighted,...] [-admission discovery|best-first] [-out DIR] [-base-url URL]
                                                      crawl once per strategy; harvest table, Parquet and chart
+  migrate  [-out DIR]                                 move runs of older layouts into the current one
   rank     -graph FILE [-epsilon 0.01,0.005] [-beta 0.85] [-top 10] [-format text|json] [-out DIR]
                                                      PageRank of an edge-list file
 
@@ -65,6 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"schedule": cmdSchedule,
 		"rank":     cmdRank,
 		"evaluate": cmdEvaluate,
+		"migrate":  cmdMigrate,
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -90,6 +91,41 @@ func TestOutputsREADMEQueries(t *testing.T) {
 	}
 	for name := range want {
 		t.Errorf("query %s is checked here but missing from outputs/README.md", name)
+	}
+	checkWithCLI(t, filepath.Dir(r.OutDir), queries, expectedAnswers(runs))
+}
+
+// checkWithCLI runs each query through the DuckDB command-line client, a
+// second DuckDB version, when one is installed, and compares the number of
+// rows and the first column with the driver's answer.
+func checkWithCLI(t *testing.T, dir string, queries map[string]string, want map[string][]string) {
+	cli, err := exec.LookPath("duckdb")
+	if err != nil {
+		t.Log("no duckdb command-line client: queries checked with the Go driver's DuckDB only")
+		return
+	}
+	for name, q := range queries {
+		cmd := exec.Command(cli, "-csv", "-noheader", "-c", q)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("duckdb CLI, query %s: %v\n%s", name, err, out)
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(want[name]) == 0 && strings.TrimSpace(string(out)) == "" {
+			continue
+		}
+		if len(lines) != len(want[name]) {
+			t.Errorf("duckdb CLI, query %s: %d rows, want %d", name, len(lines), len(want[name]))
+			continue
+		}
+		for i, l := range lines {
+			first, _, _ := strings.Cut(l, ",")
+			if wantFirst, _, _ := strings.Cut(want[name][i], " | "); strings.Trim(first, `"`) != wantFirst {
+				t.Errorf("duckdb CLI, query %s row %d: %q, want it to start %q", name, i, l, wantFirst)
+			}
+		}
 	}
 }
 

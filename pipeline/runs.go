@@ -32,6 +32,18 @@ func writeRuns(dir, job string) error {
 	return publish.WriteRuns(filepath.Join(dir, runsFile), job, rows)
 }
 
+// ReadManifest reads the manifest.json of the run in runDir.
+func ReadManifest(runDir string) (*Manifest, error) { return readManifest(runDir) }
+
+// CompleteRuns lists the job's complete runs under root, oldest first.
+func CompleteRuns(root, job string) ([]string, error) {
+	dir, err := jobDir(root, job)
+	if err != nil {
+		return nil, err
+	}
+	return publishedRuns(dir)
+}
+
 func readManifest(runDir string) (*Manifest, error) {
 	b, err := os.ReadFile(filepath.Join(runDir, "manifest.json"))
 	if err != nil {

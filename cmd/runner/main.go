@@ -32,6 +32,7 @@ commands:
                                                      run jobs on their cron schedules
   evaluate [-config jobs.yaml] -job NAME [-strategies bfs,weighted,...] [-admission discovery|best-first] [-out DIR] [-base-url URL]
                                                      crawl once per strategy; harvest table, Parquet and chart
+  report   [-out DIR] -job NAME [-run ID] [-o FILE]   one self-contained HTML report of a run
   migrate  [-out DIR]                                 move runs of older layouts into the current one
   rank     -graph FILE [-epsilon 0.01,0.005] [-beta 0.85] [-top 10] [-format text|json] [-out DIR]
                                                      PageRank of an edge-list file
@@ -67,6 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"rank":     cmdRank,
 		"evaluate": cmdEvaluate,
 		"migrate":  cmdMigrate,
+		"report":   cmdReport,
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {

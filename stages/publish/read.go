@@ -18,10 +18,11 @@ import (
 // Previous is what a run needs of the previous complete run of its job to
 // say what changed: content hashes, in-degrees and ranks by page.
 type Previous struct {
-	RunID    string
-	Hashes   map[string]string             // page -> content hash (fetched pages only)
-	InDegree map[string]int32              // page -> in-degree
-	Ranks    map[float64]map[string]Ranked // epsilon -> page -> rank
+	RunID     string
+	Hashes    map[string]string             // page -> content hash (fetched pages only)
+	InDegree  map[string]int32              // page -> in-degree
+	OutDegree map[string]int32              // page -> out-degree
+	Ranks     map[float64]map[string]Ranked // epsilon -> page -> rank
 }
 
 // Ranked is a page's rank and position for one epsilon.
@@ -32,7 +33,7 @@ type Ranked struct {
 
 // ReadPrevious reads the tables of the published run in dir.
 func ReadPrevious(dir string) (*Previous, error) {
-	p := &Previous{RunID: filepath.Base(dir), Hashes: map[string]string{}, InDegree: map[string]int32{},
+	p := &Previous{RunID: filepath.Base(dir), Hashes: map[string]string{}, InDegree: map[string]int32{}, OutDegree: map[string]int32{},
 		Ranks: map[float64]map[string]Ranked{}}
 	err := readTable(filepath.Join(dir, "pages.parquet"), func(r row) {
 		if h, ok := r.str("content_hash"); ok {
@@ -42,6 +43,7 @@ func ReadPrevious(dir string) (*Previous, error) {
 	if err == nil {
 		err = readTable(filepath.Join(dir, "degrees.parquet"), func(r row) {
 			p.InDegree[r.mustStr("page")] = r.int32("in_degree")
+			p.OutDegree[r.mustStr("page")] = r.int32("out_degree")
 		})
 	}
 	if err != nil {

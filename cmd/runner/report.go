@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/pipeline/report"
+)
+
+func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", stderr)
+	out := fs.String("out", "outputs", "output root")
+	job := fs.String("job", "", "job to report on (required)")
+	run := fs.String("run", "", "run id (default: the newest complete run)")
+	file := fs.String("o", "", "write the HTML here (- for stdout; default outputs/<job>/report-<run>.html)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *job == "" {
+		return usageError{"-job is required"}
+	}
+	d, err := report.Read(*out, *job, *run)
+	if err != nil {
+		return &pipeline.Error{Op: "report", Job: *job, Kind: pipeline.Failed, Err: err}
+	}
+	path := *file
+	if path == "" {
+		path = filepath.Join(*out, *job, "report-"+d.Manifest.RunID+".html")
+	}
+	if path == "-" {
+		return d.Write(stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := d.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, path)
+	return nil
+}

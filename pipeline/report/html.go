@@ -1,0 +1,70 @@
+package report
+
+import (
+	"html/template"
+	"io"
+	"math"
+	"strings"
+)
+
+// Write renders the report as one HTML file: styles inline, charts as
+// inline SVG, no script, font or other request.
+func (d *Data) Write(w io.Writer) error { return page.Execute(w, d) }
+
+// Harvest is the run's harvest rate, or -1 when the job measures none.
+func (d *Data) Harvest() float64 {
+	if h := d.Manifest.Counts.HarvestRate; h != nil {
+		return *h
+	}
+	return -1
+}
+
+func (d *Data) HistoryChart() template.HTML  { return historyChart(d.History) }
+func (d *Data) OutcomesChart() template.HTML { return barChart(d.Outcomes) }
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"short": func(p string) string { return strings.TrimPrefix(p, "/wiki/") },
+	"pct":   func(x float64) float64 { return math.Round(x*1000) / 10 },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>topicrank: {{.Manifest.Job}} {{.Manifest.RunID}}</title>
+<style>
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 820px; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: .5em 0; } td, th { padding: 2px 10px; text-align: left; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr:nth-child(even) td { background: #f6f6f6; }
+.status-complete { color: #007a3d; } .status-partial { color: #b35900; }
+.chart text.tick { font-size: 11px; fill: #444; } .chart text.legend { font-size: 12px; } .chart text.axis { font-size: 12px; }
+.chart line.grid { stroke: #e4e4e4; } .problems { color: #b35900; }
+</style></head><body>
+<h1>{{.Manifest.Job}}: run {{.Manifest.RunID}}</h1>
+<p>Status <b class="status-{{.Manifest.Status}}">{{.Manifest.Status}}</b>, started {{.Manifest.Started.Format "2006-01-02 15:04:05 UTC"}},
+published {{.Manifest.Finished.Format "2006-01-02 15:04:05 UTC"}}, from {{.Manifest.FetchedFrom}}; robots.txt: {{.Manifest.Robots}}.</p>
+{{with .Manifest.Problems}}<ul class="problems">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<table id="counts">
+<tr><th>vertices</th><td class="n">{{.Manifest.Counts.Vertices}}</td><th>edges</th><td class="n">{{.Manifest.Counts.Edges}}</td></tr>
+<tr><th>fetched</th><td class="n">{{.Manifest.Counts.Fetched}}</td><th>failed</th><td class="n">{{.Manifest.Counts.Failed}} ({{.Manifest.Counts.NotFound}} not found)</td></tr>
+<tr><th>changed since last run</th><td class="n">{{.Manifest.Counts.Changed}}</td><th>not modified (304)</th><td class="n">{{.Manifest.Counts.NotModified}}</td></tr>
+{{if ge .Harvest 0.0}}<tr><th>relevant</th><td class="n">{{.Manifest.Counts.Relevant}}</td><th>harvest rate</th><td class="n" id="harvest">{{pct .Harvest}}%</td></tr>{{end}}
+</table>
+
+<h2>Fetch outcomes</h2>
+{{.OutcomesChart}}
+
+{{range .Tops}}
+<h2>Top {{len .Pages}} by PageRank, epsilon {{.Epsilon}}</h2>
+<table class="top"><tr><th class="n">#</th><th>page</th><th class="n">PageRank</th><th class="n">in-degree</th><th class="n">out-degree</th></tr>
+{{range .Pages}}<tr><td class="n">{{.Position}}</td><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td></tr>
+{{end}}</table>
+{{end}}
+
+<h2>Biggest movers since {{if .PreviousRun}}{{.PreviousRun}}{{else}}the previous complete run{{end}}</h2>
+{{if .Movers}}<table id="movers"><tr><th>page</th><th class="n">before</th><th class="n">now</th><th class="n">change</th><th class="n">places up</th></tr>
+{{range .Movers}}<tr><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Previous}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{printf "%+.5f" .Change}}</td><td class="n">{{.PlacesUp}}</td></tr>
+{{end}}</table>{{else if .PreviousRun}}<p>No page moved.</p>{{else}}<p>No earlier complete run to compare with.</p>{{end}}
+
+<h2>Rank history of today's top {{len .History.Series}} (epsilon {{.History.Epsilon}}, last {{len .History.Runs}} runs)</h2>
+{{.HistoryChart}}
+</body></html>
+`))

@@ -1,0 +1,192 @@
+// Package report renders one published run as a single self-contained
+// HTML file: status and counts, fetch outcomes, the top pages per epsilon
+// with their degrees, the biggest movers since the previous complete run
+// and the rank history of today's top pages. It reads only published
+// outputs (manifests and Parquet tables), never the crawl.
+//
+// Charts are SVG written here rather than with gonum/plot: plot's SVG
+// embeds its fonts (hundreds of kilobytes per chart) and carries no
+// structure a test or a reader can address, where a few lines of SVG give
+// one <polyline> per series and one <circle> per point.
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+
+	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/publish"
+)
+
+// Limits of what a report shows.
+const (
+	TopPages    = 20 // per epsilon
+	Movers      = 10
+	HistoryRuns = 10 // complete runs in the rank-history chart
+	HistoryTop  = 10 // pages followed there
+)
+
+// Data is what a report shows, read from the output root.
+type Data struct {
+	Manifest *pipeline.Manifest
+	Tops     []Top   // per epsilon, in the manifest's order
+	Movers   []Mover // at the smallest epsilon, since PreviousRun
+	// PreviousRun is the complete run movers are measured against ("" none).
+	PreviousRun string
+	History     History
+	Outcomes    []Count // fetch outcomes, most pages first
+}
+
+// Top is an epsilon's top pages.
+type Top struct {
+	Epsilon float64
+	Pages   []Page
+}
+
+// Page is a ranked page with its degrees.
+type Page struct {
+	Name             string
+	Position         int32
+	Rank             float64
+	InDegree, OutDeg int32
+}
+
+// Mover is a page whose rank or position moved between two runs.
+type Mover struct {
+	Name                   string
+	Previous, Rank, Change float64
+	PlacesUp               int32
+}
+
+// History is the rank of today's top pages over the last complete runs.
+type History struct {
+	Epsilon float64
+	Runs    []string
+	Series  []Series
+}
+
+// Series is one page's rank in each run (NaN where it was not a vertex).
+type Series struct {
+	Page  string
+	Ranks []float64
+}
+
+// Count is a labelled number.
+type Count struct {
+	Label string
+	N     int
+}
+
+// Read gathers a report of the run runID of job (the newest complete run
+// if runID is ""). A partial run may be named too.
+func Read(root, job, runID string) (*Data, error) {
+	runs, err := pipeline.CompleteRuns(root, job)
+	if err != nil {
+		return nil, err
+	}
+	if runID == "" {
+		if len(runs) == 0 {
+			return nil, fmt.Errorf("job %q has no complete run under %s", job, root)
+		}
+		runID = runs[len(runs)-1]
+	}
+	dir := filepath.Join(root, job, runID)
+	m, err := pipeline.ReadManifest(dir)
+	if err != nil {
+		dir = filepath.Join(root, job, "partial", runID)
+		if m, err = pipeline.ReadManifest(dir); err != nil {
+			return nil, fmt.Errorf("run %s of job %q: %w", runID, job, err)
+		}
+	}
+	cur, err := publish.ReadPrevious(dir)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", runID, err)
+	}
+	d := &Data{Manifest: m}
+	for _, r := range m.Ranks {
+		d.Tops = append(d.Tops, top(cur, r.Epsilon))
+	}
+	for class, n := range m.Counts.Outcomes {
+		d.Outcomes = append(d.Outcomes, Count{class, n})
+	}
+	slices.SortFunc(d.Outcomes, func(a, b Count) int { return cmp.Or(b.N-a.N, cmp.Compare(a.Label, b.Label)) })
+	if len(m.Ranks) == 0 {
+		return d, nil
+	}
+	eps := m.Ranks[len(m.Ranks)-1].Epsilon // the smallest: the most converged
+	// The complete runs before this one (run ids sort by time).
+	earlier := slices.DeleteFunc(slices.Clone(runs), func(r string) bool { return r >= runID })
+	if len(earlier) > 0 {
+		d.PreviousRun = earlier[len(earlier)-1]
+		prev, err := publish.ReadPrevious(filepath.Join(root, job, d.PreviousRun))
+		if err != nil {
+			return nil, fmt.Errorf("previous run %s: %w", d.PreviousRun, err)
+		}
+		d.Movers = movers(prev.Ranks[eps], cur.Ranks[eps])
+	}
+	d.History, err = history(root, job, append(earlier[max(0, len(earlier)-HistoryRuns+1):], runID), eps, cur)
+	return d, err
+}
+
+func top(run *publish.Previous, eps float64) Top {
+	t := Top{Epsilon: eps}
+	for _, name := range byPosition(run.Ranks[eps], TopPages) {
+		r := run.Ranks[eps][name]
+		t.Pages = append(t.Pages, Page{name, r.Position, r.Rank, run.InDegree[name], run.OutDegree[name]})
+	}
+	return t
+}
+
+// byPosition returns the first n pages by position.
+func byPosition(ranks map[string]publish.Ranked, n int) []string {
+	names := make([]string, 0, len(ranks))
+	for name := range ranks {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(ranks[a].Position, ranks[b].Position) })
+	return names[:min(n, len(names))]
+}
+
+func movers(prev, cur map[string]publish.Ranked) []Mover {
+	var ms []Mover
+	for name, c := range cur {
+		if p, ok := prev[name]; ok && (p.Rank != c.Rank || p.Position != c.Position) {
+			ms = append(ms, Mover{name, p.Rank, c.Rank, c.Rank - p.Rank, p.Position - c.Position})
+		}
+	}
+	slices.SortFunc(ms, func(a, b Mover) int {
+		return cmp.Or(cmp.Compare(math.Abs(b.Change), math.Abs(a.Change)), cmp.Compare(a.Name, b.Name))
+	})
+	return ms[:min(Movers, len(ms))]
+}
+
+// history reads the ranks of today's top pages in each of runs (the last
+// of which is the report's run, cur).
+func history(root, job string, runs []string, eps float64, cur *publish.Previous) (History, error) {
+	h := History{Epsilon: eps, Runs: runs}
+	pages := byPosition(cur.Ranks[eps], HistoryTop)
+	for _, p := range pages {
+		h.Series = append(h.Series, Series{Page: p})
+	}
+	for i, id := range runs {
+		run := cur
+		if i < len(runs)-1 {
+			var err error
+			if run, err = publish.ReadPrevious(filepath.Join(root, job, id)); err != nil {
+				return h, fmt.Errorf("run %s: %w", id, err)
+			}
+		}
+		for s := range h.Series {
+			r, ok := run.Ranks[eps][h.Series[s].Page]
+			v := math.NaN()
+			if ok {
+				v = r.Rank
+			}
+			h.Series[s].Ranks = append(h.Series[s].Ranks, v)
+		}
+	}
+	return h, nil
+}

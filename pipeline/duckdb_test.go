@@ -365,6 +365,29 @@ func TestGlobsSeeCompleteRunsOnly(t *testing.T) {
 			t.Errorf("%s: %q, want DOUBLE", q, got)
 		}
 	}
+	// created_by stays arrow-go's; topicrank's version is in the metadata.
+	pages := filepath.Join(r.OutDir, "tennis", done.RunID, "pages.parquet")
+	if got := query(t, db, fmt.Sprintf("SELECT created_by FROM parquet_file_metadata('%s')", pages)); len(got) != 1 || !strings.Contains(got[0], "parquet-go") {
+		t.Errorf("created_by = %q, want arrow-go's own", got)
+	}
+	if got := query(t, db, fmt.Sprintf("SELECT decode(value) FROM parquet_kv_metadata('%s') WHERE decode(key) = 'topicrank.version'", pages)); len(got) != 1 || got[0] == "" {
+		t.Errorf("topicrank.version metadata = %q", got)
+	}
+	// The main README's own queries, with its job swapped for this one.
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readmeQueries := regexp.MustCompile(`(?s)duckdb -c "(.*?)"`).FindAllStringSubmatch(string(readme), -1)
+	if len(readmeQueries) < 2 {
+		t.Errorf("found %d duckdb -c queries in README.md, want its 2", len(readmeQueries))
+	}
+	for _, m := range readmeQueries {
+		q := strings.ReplaceAll(strings.ReplaceAll(m[1], "outputs/seattle/", out+"/tennis/"), "'outputs/", "'"+out+"/")
+		if rows := query(t, db, q); len(rows) == 0 {
+			t.Errorf("README query returns nothing:\n%s", q)
+		}
+	}
 	got := query(t, db, fmt.Sprintf("SELECT run_id, status FROM read_parquet('%s/*/runs.parquet') ORDER BY run_id", out))
 	if want := []string{row(done.RunID, "complete"), row(partial.RunID, "partial")}; !slices.Equal(got, want) {
 		t.Errorf("runs.parquet: %q, want %q", got, want)

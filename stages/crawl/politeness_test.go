@@ -115,8 +115,9 @@ func TestLimiterNeverExceedsRateInAnySecond(t *testing.T) {
 						}
 						mu.Lock()
 						starts = append(starts, time.Now())
+						hold := time.Duration(len(starts)%3) * 100 * time.Millisecond // requests of varied length
 						mu.Unlock()
-						time.Sleep(time.Duration(len(starts)%3) * 100 * time.Millisecond) // requests of varied length
+						time.Sleep(hold)
 						release()
 					}
 				}()

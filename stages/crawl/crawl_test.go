@@ -2,7 +2,6 @@ package crawl_test
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -177,17 +176,7 @@ func TestCrawlHandChecked(t *testing.T) {
 		"B":        `<p><a href="/wiki/S">s</a></p>`,
 		"D":        `<p><a href="/wiki/C_unknown">s</a></p>`,
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := site[strings.TrimPrefix(r.URL.Path, "/wiki/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, `<div id="mw-content-text"><div class="mw-parser-output">%s</div></div>`, body)
-	}))
-	defer srv.Close()
-	cfg := config(srv.URL, 5, 3)
+	cfg := config(serveSite(t, site), 5, 3)
 	cfg.Seeds, cfg.Topics = []string{"/wiki/S"}, []string{"tennis"}
 	res := run(t, cfg)
 	// Order: S; then Tennis_C (1), A (1/2), B (1/7); D from Tennis_C (weight

@@ -20,12 +20,16 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 // jobFlags are the flags run and schedule share.
 type jobFlags struct {
 	config, out, baseURL string
+	baseURLSet           bool // -base-url given, even empty
 }
 
 func (f *jobFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.config, "config", "jobs.yaml", "jobs file")
 	fs.StringVar(&f.out, "out", "outputs", "output root")
-	fs.StringVar(&f.baseURL, "base-url", "", "fetch every job's pages from this URL instead (e.g. a local mirror)")
+	fs.Func("base-url", "fetch every job's pages from this URL instead (e.g. a local mirror)", func(v string) error {
+		f.baseURL, f.baseURLSet = v, true
+		return nil
+	})
 }
 
 // runner loads the config and builds the Runner both commands use.
@@ -33,6 +37,9 @@ func (f *jobFlags) runner(stderr io.Writer) (*pipeline.Config, *pipeline.Runner,
 	cfg, err := pipeline.LoadConfig(f.config)
 	if err != nil {
 		return nil, nil, err
+	}
+	if f.baseURLSet && f.baseURL == "" {
+		return nil, nil, usageError{"-base-url is empty: give http(s)://host[:port], or leave the flag out to crawl each job's base_url"}
 	}
 	if f.baseURL != "" && !strings.HasPrefix(f.baseURL, "http://") && !strings.HasPrefix(f.baseURL, "https://") {
 		return nil, nil, usageError{fmt.Sprintf("-base-url %q: want http(s)://host[:port]", f.baseURL)}

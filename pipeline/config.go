@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/robfig/cron/v3"
@@ -28,6 +29,7 @@ import (
 type Job struct {
 	Name        string   `json:"name"`
 	Schedule    string   `json:"schedule,omitempty"`
+	Timezone    string   `json:"timezone"` // the schedule's IANA zone; default UTC
 	Seeds       []string `json:"seeds"`
 	Topics      []string `json:"topics"`
 	Weighted    bool     `json:"weighted"`
@@ -149,6 +151,7 @@ func builtinDefaults() Job {
 		BaseURL: "https://en.wikipedia.org", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,
 		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "prose",
 		Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
+		Timezone: "UTC",
 	}
 }
 
@@ -260,7 +263,8 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 				j.TopicPages = d.resolve(j.TopicPages)
 			}
 		},
-		"keep": field("keep", &j.Keep),
+		"keep":     field("keep", &j.Keep),
+		"timezone": field("timezone", &j.Timezone),
 		"politeness": func(n *yaml.Node) {
 			d.mapping(n, ctx, map[string]func(*yaml.Node){
 				"max_rps":     field("politeness.max_rps", &j.MaxRPS),
@@ -315,9 +319,11 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if !jobName.MatchString(j.Name) {
 		bad("name", "%q is not a safe path segment: want [a-z0-9][a-z0-9_-]*", j.Name)
 	}
-	if j.Schedule != "" {
-		if _, err := cron.ParseStandard(j.Schedule); err != nil {
-			bad("schedule", "%q: %v", j.Schedule, err)
+	if _, err := time.LoadLocation(j.Timezone); err != nil || j.Timezone == "" || strings.EqualFold(j.Timezone, "local") {
+		bad("timezone", "%q: want an IANA zone such as UTC or Europe/Paris (the host's own zone is not allowed)", j.Timezone)
+	} else if j.Schedule != "" {
+		if _, err := cron.ParseStandard(j.Schedule); err != nil || strings.Contains(j.Schedule, "TZ=") {
+			bad("schedule", "%q: %v (set the zone with timezone:, not in the expression)", j.Schedule, err)
 		}
 	}
 	if len(j.Seeds) == 0 {

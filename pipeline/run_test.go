@@ -25,7 +25,7 @@ import (
 
 func testJob(name string, maxPages int) Job {
 	return Job{
-		Name: name, Seeds: []string{"/wiki/Page_0"}, Topics: []string{"tennis", "grand slam"}, Weighted: true,
+		Name: name, Timezone: "UTC", Seeds: []string{"/wiki/Page_0"}, Topics: []string{"tennis", "grand slam"}, Weighted: true,
 		LinkScope: "body", Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
 		MaxPages: maxPages, BaseURL: "https://en.wikipedia.org",
 		UserAgent: "topicrank-test/0.1 (ops@example.org)", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,

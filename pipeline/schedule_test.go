@@ -1,9 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/robfig/cron/v3"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
@@ -55,5 +63,78 @@ func TestScheduleNeedsAScheduledJob(t *testing.T) {
 	err := r.Schedule(context.Background(), &Config{Path: "jobs.yaml", Jobs: []Job{testJob("idle", 5)}})
 	if err == nil || KindOf(err) != Invalid {
 		t.Errorf("err = %v, want an Invalid error", err)
+	}
+}
+
+// Schedules fire in the job's time zone whatever the host's: 02:00 in New
+// York is 07:00 UTC in November, 06:00 UTC in July.
+func TestScheduleInJobTimezone(t *testing.T) {
+	saved := time.Local
+	time.Local = time.FixedZone("elsewhere", 9*3600) // the host's zone must not matter
+	defer func() { time.Local = saved }()
+	job := testJob("tennis", 5)
+	job.Schedule = "0 2 * * *"
+	for _, c := range []struct {
+		zone  string
+		after time.Time
+		want  time.Time
+	}{
+		{"UTC", time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 23, 2, 0, 0, 0, time.UTC)},
+		{"America/New_York", time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 23, 7, 0, 0, 0, time.UTC)},
+		{"America/New_York", time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 7, 1, 6, 0, 0, 0, time.UTC)},
+	} {
+		job.Timezone = c.zone
+		if got := job.NextRun(c.after); !got.Equal(c.want) {
+			t.Errorf("%s after %v: next %v, want %v", c.zone, c.after, got.UTC(), c.want)
+		}
+	}
+	job.Schedule = "@every 90m"
+	if got := job.NextRun(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)); !got.Equal(time.Date(2026, 1, 1, 1, 30, 0, 0, time.UTC)) {
+		t.Errorf("@every 90m: next %v", got)
+	}
+}
+
+// In fake time: a tick that finds the job's run still going is skipped and
+// logged, not queued.
+func TestScheduleSkipsAndLogsOverlap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs bytes.Buffer
+		c := newCron(slog.New(slog.NewTextHandler(&logs, nil)))
+		release := make(chan struct{})
+		runs := 0
+		spec, _ := cron.ParseStandard("@every 1s")
+		c.Schedule(spec, cron.FuncJob(func() { runs++; <-release }))
+		c.Start()
+		time.Sleep(3500 * time.Millisecond) // ticks at 1, 2 and 3 s: the first run holds
+		synctest.Wait()
+		close(release)
+		<-c.Stop().Done()
+		if runs != 1 || strings.Count(logs.String(), "tick skipped") != 2 {
+			t.Errorf("%d runs, logs:\n%s\nwant 1 run and 2 skips logged", runs, logs.String())
+		}
+	})
+}
+
+// A run that panics is a failed run, logged with its stack.
+func TestSchedulePanicIsAFailedRun(t *testing.T) {
+	var logs bytes.Buffer
+	m, err := recovered(slog.New(slog.NewTextHandler(&logs, nil)), "tennis", func() (*Manifest, error) { panic("boom") })
+	if m != nil || KindOf(err) != Failed || !strings.Contains(err.Error(), "panic: boom") ||
+		!strings.Contains(logs.String(), "run panicked") || !strings.Contains(logs.String(), "goroutine") {
+		t.Errorf("m %v, err %v, logs %q", m, err, logs.String())
+	}
+}
+
+// An output root that cannot be written stops schedule at start.
+func TestScheduleChecksOutputRoot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	r := testRunner(t, "http://127.0.0.1:1")
+	r.OutDir = filepath.Join(file, "outputs")
+	job := testJob("tennis", 5)
+	job.Schedule = "@daily"
+	err := r.Schedule(context.Background(), &Config{Path: "jobs.yaml", Jobs: []Job{job}})
+	if err == nil || KindOf(err) != Invalid || !strings.Contains(err.Error(), "output root") {
+		t.Errorf("err = %v, want an Invalid error naming the output root", err)
 	}
 }

@@ -5,6 +5,8 @@
 package main
 
 import (
+	_ "time/tzdata" // job time zones resolve in images without zoneinfo (distroless)
+
 	"context"
 	"errors"
 	"flag"
@@ -18,6 +20,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/topicrank/topicrank/internal/version"
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/pipeline/progress"
 )
@@ -69,6 +72,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"evaluate": cmdEvaluate,
 		"migrate":  cmdMigrate,
 		"report":   cmdReport,
+	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+		fmt.Fprintln(stdout, "topicrank runner", version.String())
+		return exitOK
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {

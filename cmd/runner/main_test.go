@@ -251,3 +251,9 @@ func TestRankHostileInputs(t *testing.T) {
 		t.Errorf("cancelled rank: %v", err)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	if code, out, _ := runner(t, "--version"); code != 0 || !strings.HasPrefix(out, "topicrank runner ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}

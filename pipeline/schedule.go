@@ -6,6 +6,9 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -25,6 +28,7 @@ func (r *Runner) Schedule(ctx context.Context, cfg *Config) error {
 		return &Error{Op: "schedule", Kind: Invalid, Err: fmt.Errorf("output root %s: %w", r.OutDir, err)}
 	}
 	c := newCron(log)
+	last := &lastRuns{errs: map[string]error{}}
 	scheduled := map[cron.EntryID]Job{}
 	for _, job := range cfg.Jobs {
 		if job.Schedule == "" {
@@ -40,6 +44,7 @@ func (r *Runner) Schedule(ctx context.Context, cfg *Config) error {
 			if err != nil {
 				log.Error("run failed", "job", job.Name, "err", err)
 			}
+			last.set(job.Name, err)
 			if r.OnScheduledRun != nil {
 				r.OnScheduledRun(job.Name, m, err)
 			}
@@ -56,7 +61,37 @@ func (r *Runner) Schedule(ctx context.Context, cfg *Config) error {
 	<-ctx.Done()
 	log.Info("stopping: waiting for running jobs")
 	<-c.Stop().Done()
-	return nil
+	return last.failed()
+}
+
+// lastRuns keeps each job's last outcome: Schedule fails when it ends
+// with any job's last run failed or cut short by the stop, so that a
+// supervisor sees a night that went wrong.
+type lastRuns struct {
+	mu   sync.Mutex
+	errs map[string]error
+}
+
+func (l *lastRuns) set(job string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errs[job] = err
+}
+
+func (l *lastRuns) failed() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var jobs []string
+	for job, err := range l.errs {
+		if err != nil {
+			jobs = append(jobs, job)
+		}
+	}
+	if len(jobs) == 0 {
+		return nil
+	}
+	slices.Sort(jobs)
+	return &Error{Op: "schedule", Kind: Failed, Err: fmt.Errorf("the last run of %s failed or was cut short", strings.Join(jobs, ", "))}
 }
 
 // newCron returns the cron loop: times in UTC unless a job's spec names

@@ -161,3 +161,36 @@ func TestScheduleFailsWhenLastRunFailed(t *testing.T) {
 		t.Errorf("Schedule = %v, want a Failed error naming the job", err)
 	}
 }
+
+// status tells a healthy job from a broken one and from a stale one.
+func TestStatus(t *testing.T) {
+	w := wikitest.New(t, 50)
+	r := testRunner(t, w.URL()) // runs start at 03:00, 04:00, ... on 2026-11-21
+	good := testJob("good", 10)
+	good.Schedule = "0 * * * *"
+	broken := testJob("broken", 10)
+	broken.Schedule, broken.Seeds = "0 * * * *", []string{"/wiki/Nowhere"}
+	manual := testJob("manual", 10)
+	if _, err := r.Run(context.Background(), good); err != nil {
+		t.Fatal(err)
+	}
+	r.Run(context.Background(), broken)
+	cfg := &Config{Jobs: []Job{good, broken, manual}}
+	at := func(h, m int) []JobStatus {
+		return Status(r.OutDir, cfg, time.Date(2026, 11, 21, h, m, 0, 0, time.UTC))
+	}
+
+	st := at(4, 30)
+	if !st[0].Healthy || st[0].LastComplete == nil || !st[0].Next.Equal(time.Date(2026, 11, 21, 5, 0, 0, 0, time.UTC)) {
+		t.Errorf("good: %+v", st[0])
+	}
+	if st[1].Healthy || st[1].Reason != "no complete run" || st[1].LastPartial == nil {
+		t.Errorf("broken: %+v", st[1])
+	}
+	if !st[2].Healthy || !st[2].Next.IsZero() {
+		t.Errorf("manual: %+v", st[2])
+	}
+	if st := at(5, 30); st[0].Healthy { // the 03:00 run is 2 h 30 old: two hourly runs missed
+		t.Errorf("a job two intervals behind is healthy: %+v", st[0])
+	}
+}

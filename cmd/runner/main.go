@@ -35,6 +35,7 @@ commands:
                                                      run jobs on their cron schedules
   evaluate [-config jobs.yaml] -job NAME [-strategies bfs,weighted,...] [-admission discovery|best-first] [-out DIR] [-base-url URL]
                                                      crawl once per strategy; harvest table, Parquet and chart
+  status   [-config jobs.yaml] [-out DIR]             each job's last runs, age, next run; exit 1 if one is failing
   report   [-out DIR] -job NAME [-run ID] [-o FILE]   one self-contained HTML report of a run
   migrate  [-out DIR]                                 move runs of older layouts into the current one
   rank     -graph FILE [-epsilon 0.01,0.005] [-beta 0.85] [-top 10] [-format text|json] [-out DIR]
@@ -72,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"evaluate": cmdEvaluate,
 		"migrate":  cmdMigrate,
 		"report":   cmdReport,
+		"status":   cmdStatus,
 	}
 	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
 		fmt.Fprintln(stdout, "topicrank runner", version.String())

@@ -257,3 +257,19 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q", code, out)
 	}
 }
+
+// status exits 1 while a scheduled job has no complete run, 0 once it has.
+func TestStatusCommand(t *testing.T) {
+	jobs := writeJobs(t, strings.Replace(jobsYAML, "  - name: gen\n", "  - name: gen\n    schedule: \"@daily\"\n", 1))
+	out := t.TempDir()
+	if code, stdout, _ := runner(t, "status", "-config", jobs, "-out", out); code != 1 || !strings.Contains(stdout, "FAILING: no complete run") {
+		t.Errorf("no runs: exit %d\n%s", code, stdout)
+	}
+	w := wikitest.New(t, 100)
+	if code, _, stderr := runner(t, "run", "-config", jobs, "-out", out, "-base-url", w.URL()); code != 0 {
+		t.Fatalf("run: exit %d, %s", code, stderr)
+	}
+	if code, stdout, _ := runner(t, "status", "-config", jobs, "-out", out); code != 0 || !strings.Contains(stdout, "gen  ok") {
+		t.Errorf("after a run: exit %d\n%s", code, stdout)
+	}
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/topicrank/topicrank/pipeline"
+)
+
+func cmdStatus(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("status", stderr)
+	config := fs.String("config", "jobs.yaml", "jobs file")
+	out := fs.String("out", "outputs", "output root")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := pipeline.LoadConfig(*config)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	sts := pipeline.Status(*out, cfg, now)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "job\thealth\tlast complete\tage\tvertices\tfetched\tfailed\tlast partial\tnext run (UTC)")
+	var broken []string
+	for _, s := range sts {
+		health := "ok"
+		if !s.Healthy {
+			health = "FAILING: " + s.Reason
+			broken = append(broken, s.Job)
+		}
+		complete, age, vertices, fetched, failed := "-", "-", "-", "-", "-"
+		if m := s.LastComplete; m != nil {
+			complete, age = m.RunID, now.Sub(m.Started).Round(time.Minute).String()
+			vertices, fetched, failed = fmt.Sprint(m.Counts.Vertices), fmt.Sprint(m.Counts.Fetched), fmt.Sprint(m.Counts.Failed)
+		}
+		partial := "-"
+		if m := s.LastPartial; m != nil {
+			partial = m.RunID
+		}
+		next := "-"
+		if !s.Next.IsZero() {
+			next = s.Next.UTC().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Job, health, complete, age, vertices, fetched, failed, partial, next)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(broken) > 0 {
+		return &pipeline.Error{Op: "status", Kind: pipeline.Failed, Err: fmt.Errorf("failing: %s", strings.Join(broken, ", "))}
+	}
+	return nil
+}

@@ -149,8 +149,15 @@ func newReporter(stderr io.Writer) (*progress.Reporter, *slog.Logger) {
 
 // newLogger logs to w: text when stderr is a terminal, JSON lines otherwise.
 func newLogger(stderr, w io.Writer) *slog.Logger {
+	opt := &slog.HandlerOptions{Level: &logLevel}
 	if isTerminal(stderr) {
-		return slog.New(slog.NewTextHandler(w, nil))
+		return slog.New(slog.NewTextHandler(w, opt))
 	}
-	return slog.New(slog.NewJSONHandler(w, nil))
+	return slog.New(slog.NewJSONHandler(w, opt))
 }
+
+// logLevel is the level below which log lines are dropped (-log-level).
+var logLevel slog.LevelVar
+
+// logLevelFlag sets logLevel from debug, info, warn or error.
+func logLevelFlag(v string) error { return logLevel.UnmarshalText([]byte(v)) }

@@ -61,6 +61,7 @@ func TestUsageErrors(t *testing.T) {
 		{}, {"frobnicate"}, {"run", "-bogus"}, {"rank"}, {"rank", "-graph", "x", "-epsilon", "0"},
 		{"rank", "-graph", "x", "-format", "xml"}, {"run", "-config", writeJobs(t, jobsYAML), "-job", "nope"},
 		{"run", "-config", writeJobs(t, jobsYAML), "-base-url", ""}, // an empty override must not mean the real host
+		{"run", "-config", writeJobs(t, jobsYAML), "-log-level", "chatty"},
 	} {
 		if code, _, _ := runner(t, args...); code != 2 {
 			t.Errorf("runner %q: exit %d, want 2", args, code)

@@ -26,6 +26,7 @@ type jobFlags struct {
 func (f *jobFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.config, "config", "jobs.yaml", "jobs file")
 	fs.StringVar(&f.out, "out", "outputs", "output root")
+	fs.Func("log-level", "log lines from this level on: debug, info (default), warn or error", logLevelFlag)
 	fs.Func("base-url", "fetch every job's pages from this URL instead (e.g. a local mirror)", func(v string) error {
 		f.baseURL, f.baseURLSet = v, true
 		return nil

@@ -1,7 +1,10 @@
 package crawl_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -95,4 +98,43 @@ func relevances(r *crawl.Result) []float64 {
 		out[i] = p.Relevance
 	}
 	return out
+}
+
+// Failed fetches are summarised: one warning per class with the count and
+// the first pages, each failure itself only at debug level.
+func TestFetchFailuresSummarised(t *testing.T) {
+	var links strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&links, `<a href="/wiki/Missing_%d">m</a> `, i)
+	}
+	base := serveSite(t, map[string]string{"S": "<p>" + links.String() + "</p>"})
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		var logs bytes.Buffer
+		cfg := config(base, 30, 4)
+		cfg.Seeds = []string{"/wiki/S"}
+		cfg.Log = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: level}))
+		run(t, cfg)
+		summaries, single := 0, 0
+		for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+			var rec struct {
+				Msg   string
+				Class string
+				Count int
+				First []string
+			}
+			json.Unmarshal([]byte(line), &rec)
+			switch rec.Msg {
+			case "fetches failed":
+				summaries++
+				if rec.Class != "HTTP 404" || rec.Count != 20 || len(rec.First) != 3 {
+					t.Errorf("summary %s", line)
+				}
+			case "fetch failed":
+				single++
+			}
+		}
+		if want := map[slog.Level]int{slog.LevelInfo: 0, slog.LevelDebug: 20}[level]; summaries != 1 || single != want {
+			t.Errorf("level %v: %d summaries, %d single failures (want 1 and %d)", level, summaries, single, want)
+		}
+	}
 }

@@ -176,13 +176,14 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts)},
 		// Requests go to the base URL's host alone: with -base-url, never to
 		// the job's own host, whose links still count as the job's.
-		fetcher: NewFetcher(cfg.Fetch, limit, []string{base.Host}),
-		queue:   NewQueue(),
-		visited: make(map[string]uint32),
-		started: make(map[string]chan fetched),
-		seeds:   make(map[string]bool),
-		merged:  make(map[uint32]uint32),
-		res:     &Result{Complete: true, Started: time.Now().UTC()},
+		fetcher:  NewFetcher(cfg.Fetch, limit, []string{base.Host}),
+		queue:    NewQueue(),
+		visited:  make(map[string]uint32),
+		started:  make(map[string]chan fetched),
+		seeds:    make(map[string]bool),
+		merged:   make(map[uint32]uint32),
+		res:      &Result{Complete: true, Started: time.Now().UTC()},
+		failures: newFailureLog(cfg.Log, 10*time.Second),
 	}
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
@@ -190,6 +191,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	c.fetcher.SetRobots(c.robots.AllowedPath)
 	c.seed()
 	c.loop(ctx)
+	c.failures.flush()
 	if cfg.Admission == AdmitBestFirst {
 		c.linkVertices()
 	}
@@ -213,6 +215,7 @@ type crawler struct {
 	links    [][]string        // best-first: each vertex's links, for its edges
 	digest   string            // of the extraction settings, for State
 	res      *Result
+	failures *failureLog
 	done     int // pages processed
 	failed   int
 	fetched  int

@@ -159,7 +159,7 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 		p.Error = f.resp.Err.Error()
 		c.failed++
 		if p.Class != ClassCancelled {
-			c.cfg.Log.Warn("fetch failed", "page", p.Key, "class", p.Class, "status", p.Status, "attempts", p.Attempts, "err", p.Error)
+			c.failures.add(p)
 		}
 		if c.seeds[p.Key] {
 			c.problem("seed %s: %s", p.Key, p.Error)

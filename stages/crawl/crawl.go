@@ -1,5 +1,9 @@
-// Package crawl is the crawl stage: a topic-sensitive weighted BFS over
-// Wikipedia with the exact semantics of DESIGN.md ("Crawl semantics").
+// Package crawl is the crawl stage: a topic-sensitive crawl of Wikipedia
+// with the exact semantics of DESIGN.md ("Crawl semantics", "Admission",
+// "Strategies"): the weighted BFS that admits a page when it is discovered,
+// or best-first admission over a bounded frontier, with link weights from
+// one of four strategies and every fetched page judged for relevance
+// (package text). robots.txt is applied by package robots.
 //
 // Fetching runs ahead of the BFS loop: the items most likely to be
 // extracted next are fetched and parsed concurrently, within the host's

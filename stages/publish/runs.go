@@ -23,25 +23,16 @@ type RunRow struct {
 
 // WriteRuns replaces path (a job's runs.parquet) with one row per run: the
 // table is written beside it, synced and renamed over it, so a reader sees
-// the old catalogue or the new one, never a part.
+// the old catalogue or the new one, never a part. The caller holds the
+// job's lock, so no other writer uses the temporary name.
 func WriteRuns(path, job string, rows []RunRow) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".runs-*.parquet")
-	if err != nil {
+	dir, tmp := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
+	in := &Input{Job: job}
+	if _, err := writeFile(dir, tmp, func(w io.Writer) (int64, error) { return writeTable(w, in, runsTable(rows)) }); err != nil {
+		os.Remove(filepath.Join(dir, tmp))
 		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	in := &Input{Job: job, RunID: ""}
-	_, err = writeTable(struct{ io.Writer }{tmp}, in, runsTable(rows)) // not a Closer: the writer would close the file
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return os.Rename(filepath.Join(dir, tmp), path)
 }
 
 func runsTable(rows []RunRow) tableSpec {

@@ -50,7 +50,11 @@ type Job struct {
 	MaxRPS      float64   `json:"max_rps"`
 	Concurrency int       `json:"concurrency"`
 	Keep        int       `json:"keep"` // published runs kept; 0 keeps all
-	Line        int       `json:"-"`    // where the job starts in jobs.yaml
+	// StateDir, when set, holds the crawl state (<state_dir>/<job>/) instead
+	// of the job's output directory: local disk when outputs are on shared
+	// storage, where SQLite must not be.
+	StateDir string `json:"state_dir,omitempty"`
+	Line     int    `json:"-"` // where the job starts in jobs.yaml
 }
 
 // Digest is a stable hash of the job's settings, recorded in manifests so
@@ -65,7 +69,14 @@ func (j Job) Digest() string {
 type Config struct {
 	Path string
 	Jobs []Job
+	// MaxParallelJobs bounds the runs `runner schedule` has going at once
+	// (top-level max_parallel_jobs; default 1: jobs on one host share its
+	// politeness budget, so running them side by side gains nothing).
+	MaxParallelJobs int
 }
+
+// DefaultMaxParallelJobs is max_parallel_jobs when jobs.yaml does not say.
+const DefaultMaxParallelJobs = 1
 
 // Job returns the named job.
 func (c *Config) Job(name string) (Job, bool) {
@@ -91,7 +102,7 @@ func LoadConfig(path string) (*Config, error) {
 // problems are reported at once, joined.
 func ParseConfig(path string, data []byte) (*Config, error) {
 	d := &decoder{file: path}
-	cfg := &Config{Path: path}
+	cfg := &Config{Path: path, MaxParallelJobs: DefaultMaxParallelJobs}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, &Error{Op: "config", Kind: Invalid, Err: fmt.Errorf("%s: %w", path, err)}
@@ -103,6 +114,11 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	var jobNodes []*yaml.Node
 	d.mapping(root.Content[0], "", map[string]func(*yaml.Node){
 		"defaults": func(n *yaml.Node) { d.settings(n, "defaults", &defaults) },
+		"max_parallel_jobs": func(n *yaml.Node) {
+			if d.decode(n, "", "max_parallel_jobs", &cfg.MaxParallelJobs) && (cfg.MaxParallelJobs < 1 || cfg.MaxParallelJobs > 64) {
+				d.errorf(n, "", "max_parallel_jobs", "%d must be between 1 and 64", cfg.MaxParallelJobs)
+			}
+		},
 		"jobs": func(n *yaml.Node) {
 			if n.Kind != yaml.SequenceNode {
 				d.errorf(n, "", "jobs", "want a list of jobs")
@@ -264,6 +280,11 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 			}
 		},
 		"keep":     field("keep", &j.Keep),
+		"state_dir": func(n *yaml.Node) {
+			if d.decode(n, ctx, "state_dir", &j.StateDir) && j.StateDir != "" {
+				j.StateDir = d.resolve([]string{j.StateDir})[0]
+			}
+		},
 		"timezone": field("timezone", &j.Timezone),
 		"politeness": func(n *yaml.Node) {
 			d.mapping(n, ctx, map[string]func(*yaml.Node){

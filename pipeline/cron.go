@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"log/slog"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -24,20 +23,4 @@ func (j Job) NextRun(after time.Time) time.Time {
 		return time.Time{}
 	}
 	return s.Next(after)
-}
-
-// cronLogger passes robfig/cron's messages (a skipped tick among them) to
-// slog instead of dropping them.
-type cronLogger struct{ log *slog.Logger }
-
-func (l cronLogger) Info(msg string, kv ...any) {
-	if msg == "skip" {
-		l.log.Warn("tick skipped: the job's previous run is still going", kv...)
-		return
-	}
-	l.log.Debug("cron: "+msg, kv...)
-}
-
-func (l cronLogger) Error(err error, msg string, kv ...any) {
-	l.log.Error("cron: "+msg, append(kv, "err", err)...)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -29,8 +30,8 @@ type Runner struct {
 	Log        *slog.Logger
 	Progress   func(job string, p crawl.Progress) // nil: none
 	Now        func() time.Time                   // nil: time.Now
-	// OnScheduledRun, if set, is called after each run Schedule starts.
-	OnScheduledRun func(job string, m *Manifest, err error)
+	// WrapTransport, if set, wraps every crawl's HTTP transport (metrics).
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
 // NewRunner returns a Runner writing under outDir.
@@ -137,7 +138,11 @@ func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err 
 // crawl runs the crawl stage with the job's crawl state, and records in
 // the state how the crawl ended so that an interrupted one is resumed.
 func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, log *slog.Logger) (*crawl.Result, error) {
-	state, err := store.Open(filepath.Join(dir, stateFile), m.RunID)
+	path := statePath(dir, job)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("crawl state: %w", err)
+	}
+	state, err := store.Open(path, m.RunID)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +165,15 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, lo
 		err = serr
 	}
 	return res, err
+}
+
+// statePath is where the job's crawl state lives: in its output
+// directory, or under state_dir when the job sets one.
+func statePath(dir string, job Job) string {
+	if job.StateDir == "" {
+		return filepath.Join(dir, stateFile)
+	}
+	return filepath.Join(job.StateDir, job.Name, stateFile)
 }
 
 func (r *Runner) logger() *slog.Logger {
@@ -192,7 +206,7 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 		BaseURL: base, Hosts: hosts, Seeds: job.Seeds, Topics: job.Topics, TopicTexts: texts, Weighted: job.Weighted,
 		Strategy: strategy, Admission: admission, MaxFrontier: job.MaxFrontier, RelevanceThreshold: job.RelevanceThreshold,
 		MaxPages: job.MaxPages, Scope: scope, MaxRPS: job.MaxRPS, Concurrency: job.Concurrency,
-		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent}, Politeness: r.Politeness, Log: log,
+		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent, WrapTransport: r.WrapTransport}, Politeness: r.Politeness, Log: log,
 	}
 	if r.Progress != nil {
 		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/pipeline/metrics"
+	"github.com/topicrank/topicrank/stages/crawl"
 )
 
 // listFlag collects a repeatable flag.
@@ -58,12 +60,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	f.register(fs)
 	var names listFlag
 	fs.Var(&names, "job", "job to run (repeatable; default: all jobs)")
+	metricsFile := fs.String("metrics-file", "", "write Prometheus metrics here after the runs (node_exporter's textfile collector: name it *.prom)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	cfg, r, err := f.runner(stderr)
 	if err != nil {
 		return err
+	}
+	var met *metrics.Metrics
+	if *metricsFile != "" {
+		met = instrument(r)
 	}
 	jobs := cfg.Jobs
 	if len(names) > 0 {
@@ -78,7 +85,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var errs []error
 	for _, j := range jobs {
+		if met != nil {
+			met.RunStarted(j.Name)
+		}
 		m, err := r.Run(ctx, j)
+		if met != nil {
+			met.RunFinished(j.Name, m, err)
+		}
 		if m != nil {
 			fmt.Fprintf(stdout, "%s: %s run %s: %d pages, %d edges -> %s/%s/%s\n",
 				j.Name, m.Status, m.RunID, m.Counts.Vertices, m.Counts.Edges, f.out, j.Name, m.RunID)
@@ -90,19 +103,24 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			break
 		}
 	}
+	if met != nil {
+		if err := met.WriteTextfile(*metricsFile); err != nil {
+			errs = append(errs, fmt.Errorf("metrics file: %w", err))
+		}
+	}
 	return errors.Join(errs...)
 }
 
-func cmdSchedule(ctx context.Context, args []string, _, stderr io.Writer) error {
-	fs := newFlags("schedule", stderr)
-	var f jobFlags
-	f.register(fs)
-	if err := parse(fs, args); err != nil {
-		return err
+// instrument makes r's crawls report to new metrics.
+func instrument(r *pipeline.Runner) *metrics.Metrics {
+	m := metrics.New()
+	r.WrapTransport = m.WrapTransport
+	progress := r.Progress
+	r.Progress = func(job string, p crawl.Progress) {
+		m.Progress(job, p)
+		if progress != nil {
+			progress(job, p)
+		}
 	}
-	cfg, r, err := f.runner(stderr)
-	if err != nil {
-		return err
-	}
-	return r.Schedule(ctx, cfg)
+	return m
 }

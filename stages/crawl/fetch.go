@@ -41,6 +41,9 @@ type FetchOptions struct {
 	// host (a local mirror), where compressing costs the server more CPU
 	// than it saves: a 1,000-page crawl of the mirror takes 1 s instead of 4.
 	NoCompression bool
+	// WrapTransport, if set, wraps the HTTP transport: how a caller
+	// observes every request (metrics) without the crawl knowing of it.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
 // Fetcher gets pages from one host within its politeness limit.
@@ -94,8 +97,12 @@ func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 	tr.MaxIdleConnsPerHost = 64
 	tr.DisableCompression = opt.NoCompression
 	f := &Fetcher{opt: opt, host: host}
+	var rt http.RoundTripper = tr
+	if opt.WrapTransport != nil {
+		rt = opt.WrapTransport(tr)
+	}
 	f.client = &http.Client{
-		Transport: tr,
+		Transport: rt,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 5 {
 				return errRedirect{"more than 5 redirects"}

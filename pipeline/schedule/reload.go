@@ -1,0 +1,121 @@
+package schedule
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/topicrank/topicrank/pipeline"
+)
+
+// settle is how long the file must stay quiet after a change before it is
+// re-read: an editor's save or a ConfigMap update is a burst of events.
+const settle = 500 * time.Millisecond
+
+// loop waits for the stop, reloading jobs.yaml on SIGHUP and on events.
+func (s *Scheduler) loop(ctx context.Context, events <-chan fsnotify.Event) {
+	var quiet <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.Reload:
+			s.reload(ctx, "SIGHUP", true)
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if ev.Op != fsnotify.Chmod {
+				quiet = time.After(settle)
+			}
+		case <-quiet:
+			quiet = nil
+			s.reload(ctx, "file changed", false)
+		}
+	}
+}
+
+// startWatch watches jobs.yaml when s.Watch is set; a watch that cannot
+// be set up leaves SIGHUP as the way to reload. The caller closes w.
+func (s *Scheduler) startWatch() (w *fsnotify.Watcher, events <-chan fsnotify.Event) {
+	if !s.Watch {
+		return nil, nil
+	}
+	w, err := watch(s.path)
+	if err != nil {
+		s.log().Warn("not watching jobs.yaml; reload it with SIGHUP", "file", s.path, "err", err)
+		return nil, nil
+	}
+	go func() {
+		for err := range w.Errors {
+			s.log().Warn("watching jobs.yaml", "err", err)
+		}
+	}()
+	return w, w.Events
+}
+
+// watch watches the directory of path: editors and Kubernetes replace the
+// file (rename, symlink swap) rather than write it, which a watch on the
+// file itself would lose.
+func watch(path string) (*fsnotify.Watcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Add(filepath.Dir(path)); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// reload re-reads jobs.yaml and applies it; an invalid file is logged
+// (with file:line) and the jobs stay as they were. A file event that left
+// the file's bytes as they were is not a reload (the directory's other
+// files change too); SIGHUP always is.
+func (s *Scheduler) reload(ctx context.Context, why string, always bool) {
+	log := s.log().With("file", s.path, "trigger", why)
+	d := fileDigest(s.path)
+	s.mu.Lock()
+	same := d == s.digest
+	s.mu.Unlock()
+	if same && !always {
+		return
+	}
+	cfg, err := pipeline.LoadConfig(s.path)
+	if err == nil {
+		var ch changes
+		ch, err = s.apply(ctx, cfg)
+		if err == nil {
+			s.mu.Lock()
+			s.digest = d
+			s.mu.Unlock()
+			log.Info("jobs.yaml reloaded", "added", ch.added, "removed", ch.removed, "changed", ch.changed,
+				"max_parallel_jobs", cfg.MaxParallelJobs, "unchanged", ch.none())
+			if s.Observer != nil {
+				s.Observer.Reloaded(true, now())
+			}
+			return
+		}
+	}
+	log.Error("jobs.yaml not reloaded: the jobs stay as they were; fix the file", "err", err)
+	if s.Observer != nil {
+		s.Observer.Reloaded(false, 0)
+	}
+}
+
+// fileDigest is the sha256 of the file's bytes ("" if unreadable).
+func fileDigest(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

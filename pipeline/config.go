@@ -279,7 +279,7 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 				j.TopicPages = d.resolve(j.TopicPages)
 			}
 		},
-		"keep":     field("keep", &j.Keep),
+		"keep": field("keep", &j.Keep),
 		"state_dir": func(n *yaml.Node) {
 			if d.decode(n, ctx, "state_dir", &j.StateDir) && j.StateDir != "" {
 				j.StateDir = d.resolve([]string{j.StateDir})[0]

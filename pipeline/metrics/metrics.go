@@ -13,7 +13,6 @@
 package metrics
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -202,6 +201,3 @@ func (m *Metrics) Handler(healthy func() error) http.Handler {
 	})
 	return mux
 }
-
-// ErrStopping is what healthy says while the scheduler shuts down.
-var ErrStopping = errors.New("stopping")

@@ -88,6 +88,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{"    link_scope: legacy\n", "    topic_pages: [no-such-page.html]\n", `jobs.yaml:15: job "plain": topic_pages: stat no-such-page.html: no such file`},
 		{"    politeness: {max_rps: 1}\n", "    politeness: {max_rps: 1, burst: 3}\n", `jobs.yaml:18: job "plain": burst: unknown key`},
 		{"defaults:\n", "defaults:\n  colour: blue\n", `jobs.yaml:2: defaults: colour: unknown key`},
+		{"defaults:\n", "max_parallel_jobs: 0\ndefaults:\n", `jobs.yaml:1: max_parallel_jobs: 0 must be between 1 and 64`},
+		{"defaults:\n", "max_parallel_jobs: many\ndefaults:\n", `jobs.yaml:1: max_parallel_jobs: cannot unmarshal`},
+		{"    link_scope: legacy\n", "    state_dir: [a]\n", `jobs.yaml:15: job "plain": state_dir: cannot unmarshal`},
 	}
 	for _, c := range cases {
 		if !strings.Contains(validYAML, c.old) {

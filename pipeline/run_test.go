@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -364,4 +366,46 @@ func TestJobLock(t *testing.T) {
 	} else {
 		again()
 	}
+}
+
+// state_dir puts the crawl state on its own disk: nothing of it under
+// the outputs, and a re-crawl still finds it (conditional requests).
+func TestStateDir(t *testing.T) {
+	w := wikitest.New(t, 100)
+	etags := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, req *http.Request) {
+		if req.Header.Get("If-None-Match") == `"v1"` {
+			rw.WriteHeader(http.StatusNotModified)
+			return
+		}
+		rw.Header().Set("ETag", `"v1"`)
+		w.ServeHTTP(rw, req)
+	}))
+	defer etags.Close()
+	r := testRunner(t, etags.URL)
+	job := testJob("tennis", 20)
+	job.StateDir = t.TempDir()
+	for range 2 {
+		if _, err := r.Run(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(job.StateDir, "tennis", stateFile)); err != nil {
+		t.Errorf("no state under state_dir: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(r.OutDir, "tennis", stateFile)); err == nil {
+		t.Error("crawl state under the outputs despite state_dir")
+	}
+	m, err := readManifest(filepath.Join(r.OutDir, "tennis", mustLatest(t, r.OutDir, "tennis")))
+	if err != nil || m.Counts.NotModified == 0 {
+		t.Errorf("the re-crawl did not use the state: %v, %+v", err, m.Counts)
+	}
+}
+
+func mustLatest(t *testing.T, root, job string) string {
+	t.Helper()
+	latest, err := Latest(root, job)
+	if err != nil || latest == "" {
+		t.Fatalf("LATEST of %s: %q, %v", job, latest, err)
+	}
+	return latest
 }

@@ -1,20 +1,31 @@
-# Build: docker build -t topicrank .
-# Run one job (an external scheduler's CronJob):  docker run --user "$(id -u)" -v "$PWD/outputs:/data/outputs" topicrank run -job tennis
-# Or stay up on the built-in cron loop:            docker run --user "$(id -u)" -v "$PWD/outputs:/data/outputs" topicrank
-# The image runs as a non-root user; --user lets it write to a host
-# directory you own. Mount your own jobs.yaml over /data/jobs.yaml to change
-# topics without rebuilding. Stop it with SIGTERM (docker stop): a run in
-# progress is published as partial and resumed by the next one.
+# syntax=docker/dockerfile:1
+# Build: docker build --build-arg VERSION="$(git describe --tags --always)" -t topicrank .
+# Run one job (an external scheduler's CronJob):  docker run -v "$PWD/outputs:/data/outputs" topicrank run -job tennis
+# Or stay up on the built-in cron loop:            docker run -v "$PWD/outputs:/data/outputs" -p 9464:9464 topicrank
+# The image runs as the non-root user 65532, who owns /data (outputs and
+# crawl state); a host directory mounted there must be writable by that
+# uid (or add --user "$(id -u)" for one you own). Mount your own jobs.yaml
+# over /data/jobs.yaml to change topics without rebuilding: the running
+# scheduler reloads it. Stop it with SIGTERM (docker stop -t 150): a run
+# in progress is published as partial and resumed by the next one.
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
-RUN go mod download
+RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/runner ./cmd/runner
+ARG VERSION=
+# The module and build caches persist between builds: a change to one
+# package recompiles that package, not the world.
+RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
+    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/topicrank/topicrank/internal/version.Override=${VERSION}" -o /out/runner ./cmd/runner && \
+    mkdir -p /out/data/outputs
 
 FROM gcr.io/distroless/static-debian12:nonroot
-WORKDIR /data
+COPY --from=build --chown=65532:65532 /out/data /data
 COPY --from=build /out/runner /usr/local/bin/runner
-COPY jobs.yaml /data/jobs.yaml
+COPY --chown=65532:65532 jobs.yaml /data/jobs.yaml
+WORKDIR /data
+USER 65532:65532
+EXPOSE 9464
 ENTRYPOINT ["/usr/local/bin/runner"]
-CMD ["schedule", "-config", "/data/jobs.yaml", "-out", "/data/outputs"]
+CMD ["schedule", "-config", "/data/jobs.yaml", "-out", "/data/outputs", "-metrics-addr", ":9464"]

@@ -5,8 +5,15 @@ package version
 
 import "runtime/debug"
 
+// Override, set at link time (-X .../internal/version.Override=v1.2.3),
+// names builds made without the repository's history (a container build).
+var Override string
+
 // String returns the running build's version.
 func String() string {
+	if Override != "" {
+		return Override
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok || info.Main.Version == "" || info.Main.Version == "(devel)" {
 		if ok {

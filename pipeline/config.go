@@ -54,7 +54,16 @@ type Job struct {
 	// of the job's output directory: local disk when outputs are on shared
 	// storage, where SQLite must not be.
 	StateDir string `json:"state_dir,omitempty"`
-	Line     int    `json:"-"` // where the job starts in jobs.yaml
+	// NearDuplicateThreshold is the estimated Jaccard similarity of word
+	// 5-shingles from which a page is a near-duplicate of an earlier one.
+	NearDuplicateThreshold float64 `json:"near_duplicate_threshold,omitempty"`
+	// MaxDepth (0: none) admits only pages at most this many links from
+	// the nearest seed; Include and Exclude are Go regexps on the decoded
+	// title that a page must match (one of) and must not match.
+	MaxDepth int      `json:"max_depth,omitempty"`
+	Include  []string `json:"include,omitempty"`
+	Exclude  []string `json:"exclude,omitempty"`
+	Line     int      `json:"-"` // where the job starts in jobs.yaml
 }
 
 // Digest is a stable hash of the job's settings, recorded in manifests so
@@ -162,12 +171,15 @@ var Limits = struct {
 // pages that merely mention it 0.01 to 0.08 (README, "Relevance").
 const DefaultRelevanceThreshold = 0.1
 
+// DefaultNearDuplicateThreshold is near_duplicate_threshold's default.
+const DefaultNearDuplicateThreshold = 0.9
+
 func builtinDefaults() Job {
 	return Job{
 		BaseURL: "https://en.wikipedia.org", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,
 		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "prose",
 		Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
-		Timezone: "UTC",
+		Timezone: "UTC", NearDuplicateThreshold: DefaultNearDuplicateThreshold,
 	}
 }
 
@@ -279,7 +291,11 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 				j.TopicPages = d.resolve(j.TopicPages)
 			}
 		},
-		"keep": field("keep", &j.Keep),
+		"keep":                     field("keep", &j.Keep),
+		"near_duplicate_threshold": field("near_duplicate_threshold", &j.NearDuplicateThreshold),
+		"max_depth":                field("max_depth", &j.MaxDepth),
+		"include":                  field("include", &j.Include),
+		"exclude":                  field("exclude", &j.Exclude),
 		"state_dir": func(n *yaml.Node) {
 			if d.decode(n, ctx, "state_dir", &j.StateDir) && j.StateDir != "" {
 				j.StateDir = d.resolve([]string{j.StateDir})[0]
@@ -422,6 +438,22 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 			bad("topic_pages", "%v", err)
 		} else if !st.Mode().IsRegular() {
 			bad("topic_pages", "%s is not a file", p)
+		}
+	}
+	if !(j.NearDuplicateThreshold > 0 && j.NearDuplicateThreshold <= 1) {
+		bad("near_duplicate_threshold", "%v must be in (0,1]", j.NearDuplicateThreshold)
+	}
+	if _, set := d.lines["max_depth"]; j.MaxDepth < 0 || set && j.MaxDepth == 0 {
+		bad("max_depth", "%d must be at least 1 (leave it out for no limit)", j.MaxDepth)
+	}
+	for _, f := range []struct {
+		name     string
+		patterns []string
+	}{{"include", j.Include}, {"exclude", j.Exclude}} {
+		for _, p := range f.patterns {
+			if _, err := regexp.Compile(p); err != nil {
+				bad(f.name, "%q is not a Go regexp: %v", p, err)
+			}
 		}
 	}
 	if j.Keep < 0 {

@@ -68,12 +68,21 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	if err != nil {
 		return nil, fail("graph", err)
 	}
-	var ranks []rank.Result
-	stage("rank", func() { ranks = rank.PageRank(g, job.Beta, job.Epsilons) })
+	var ranks, topicRanks []rank.Result
+	stage("rank", func() {
+		ranks = rank.PageRank(g, job.Beta, job.Epsilons)
+		if res.Judged {
+			topicRanks = rank.TopicPageRank(g, job.Beta, job.Epsilons, relevances(res))
+		}
+	})
+	var dupOf []int
+	var dupSim []float64
+	stage("text", func() { dupOf, dupSim = nearDuplicates(res, job.NearDuplicateThreshold) })
 	prev := r.previous(dir, log)
 	m.record(res, g, ranks, prev)
 	stage("publish", func() {
-		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks, Previous: prev})
+		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks,
+			TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev})
 	})
 	if err != nil {
 		return nil, fail("publish", err)
@@ -202,11 +211,13 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 	if err != nil {
 		return crawl.Config{}, err
 	}
+	include, exclude := compileAll(job.Include), compileAll(job.Exclude) // validated with the job
 	cfg := crawl.Config{
 		BaseURL: base, Hosts: hosts, Seeds: job.Seeds, Topics: job.Topics, TopicTexts: texts, Weighted: job.Weighted,
 		Strategy: strategy, Admission: admission, MaxFrontier: job.MaxFrontier, RelevanceThreshold: job.RelevanceThreshold,
 		MaxPages: job.MaxPages, Scope: scope, MaxRPS: job.MaxRPS, Concurrency: job.Concurrency,
 		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent, WrapTransport: r.WrapTransport}, Politeness: r.Politeness, Log: log,
+		KeepText: true, MaxDepth: job.MaxDepth, Include: include, Exclude: exclude,
 	}
 	if r.Progress != nil {
 		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }
@@ -274,6 +285,13 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 	t := time.Now()
 	files, err := publish.Write(tmp, in)
 	m.StageSeconds["publish"] = time.Since(t).Seconds()
+	if err == nil {
+		t = time.Now()
+		var index []publish.File
+		index, err = buildIndex(tmp, in)
+		files = append(files, index...)
+		m.StageSeconds["index"] = time.Since(t).Seconds()
+	}
 	if err == nil {
 		m.Files = files
 		m.Finished = r.now()

@@ -150,11 +150,14 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 		t.Errorf("manifest counts %+v ranks %+v", got.Counts, got.Ranks)
 	}
 	wantFiles := []string{"graph.txt", "edges.parquet", "degrees.parquet", "pages.parquet", "changes.parquet",
-		"ranks/0.01.parquet", "ranks/0.005.parquet"}
+		"ranks/0.01.parquet", "ranks/0.005.parquet", "topic_ranks/0.01.parquet", "topic_ranks/0.005.parquet"}
 	for i, f := range got.Files {
-		if f.Path != wantFiles[i] {
-			t.Errorf("file %d = %s, want %s", i, f.Path, wantFiles[i])
+		if i < len(wantFiles) && f.Path != wantFiles[i] || i >= len(wantFiles) && !strings.HasPrefix(f.Path, "index/") {
+			t.Errorf("file %d = %s", i, f.Path)
 		}
+	}
+	if len(got.Files) <= len(wantFiles) {
+		t.Errorf("no search index in the manifest: %v", got.Files)
 	}
 	for path := range w.Requests() {
 		if strings.HasPrefix(path, "/wiki/Secret_") {

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -52,6 +53,14 @@ type Config struct {
 	Progress           func(Progress) // called after each page, from the crawl loop
 	State              State          // nil: no state across runs
 	Log                *slog.Logger   // nil: slog.Default()
+	// KeepText keeps each page's article text (Page.Text).
+	KeepText bool
+	// MaxDepth, if positive, admits only pages at most this many links
+	// from the nearest seed (Page.Depth); Include and Exclude, if set,
+	// admit only pages whose decoded title matches one of Include and
+	// none of Exclude. Seeds are always admitted.
+	MaxDepth         int
+	Include, Exclude []*regexp.Regexp
 }
 
 // Admission says when a discovered page becomes a vertex (DESIGN.md,
@@ -123,6 +132,10 @@ type Page struct {
 	// stored page's: a structural change, where a new ContentHash alone
 	// may be a textual one.
 	StructureChanged bool
+	// Depth is the page's link distance from the nearest seed, along the
+	// links followed before it was fetched (exact for a bfs crawl).
+	Depth int
+	Text  string // the article's text, with Config.KeepText
 }
 
 // Edge is a directed edge between vertex ids (indexes into Result.Pages).
@@ -177,7 +190,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		base:  base.Scheme + "://" + base.Host,
 		hosts: hosts,
 		extract: Extractor{Hosts: hosts, Scope: cfg.Scope, Topics: topics, Strategy: cfg.Strategy,
-			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts)},
+			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts), KeepText: cfg.KeepText},
 		// Requests go to the base URL's host alone: with -base-url, never to
 		// the job's own host, whose links still count as the job's.
 		fetcher:  NewFetcher(cfg.Fetch, limit, []string{base.Host}),
@@ -186,6 +199,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		started:  make(map[string]chan fetched),
 		seeds:    make(map[string]bool),
 		merged:   make(map[uint32]uint32),
+		depth:    make(map[string]int),
 		res:      &Result{Complete: true, Started: time.Now().UTC()},
 		failures: newFailureLog(cfg.Log, 10*time.Second),
 	}
@@ -216,6 +230,7 @@ type crawler struct {
 	started  map[string]chan fetched
 	seeds    map[string]bool
 	merged   map[uint32]uint32 // vertex -> the vertex it was folded into
+	depth    map[string]int    // the smallest depth a page not yet a vertex was found at
 	links    [][]string        // best-first: each vertex's links, for its edges
 	digest   string            // of the extraction settings, for State
 	res      *Result
@@ -259,10 +274,12 @@ func (c *crawler) seed() {
 			c.problem("seed %s is disallowed by robots.txt (%s)", key, c.res.Robots)
 		case c.cfg.Admission == AdmitBestFirst:
 			c.seeds[key] = true
+			c.depth[key] = 0
 			c.queue.Add(key, c.seedWeight())
 		case c.vertices() < c.cfg.MaxPages:
 			if _, dup := c.visited[key]; !dup {
 				c.seeds[key] = true
+				c.depth[key] = 0
 				c.discover(key, c.seedWeight())
 			}
 		}

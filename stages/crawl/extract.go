@@ -13,6 +13,7 @@ type Extractor struct {
 	Topics   Topics      // for the weighted strategy's word distances
 	Topic    *text.Topic // for relevance and the similarity strategy; nil: none
 	Strategy Strategy
+	KeepText bool // fill in Document.Text
 }
 
 // Extract reads a page: canonical key, title, structure, the article's
@@ -22,7 +23,7 @@ func (e Extractor) Extract(body []byte) Document {
 	x := extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
 	x.keepWords = e.Strategy == StrategySimilarity
 	var art *text.Article
-	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank {
+	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank || e.KeepText {
 		art = text.Parse(body)
 	}
 	if e.Scope == ScopeProse {
@@ -36,7 +37,11 @@ func (e Extractor) Extract(body []byte) Document {
 	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure}
 	var page text.Vector
 	if art != nil {
-		page = text.Terms(art.Text())
+		body := art.Text()
+		if e.KeepText {
+			doc.Text = body
+		}
+		page = text.Terms(body)
 		doc.Relevance = e.Topic.Similarity(page)
 	}
 	doc.Links = e.weigh(&x, page, doc.Relevance)

@@ -55,6 +55,9 @@ type Document struct {
 	// Structure hashes the sequence of element names: it changes when
 	// elements are added, removed or moved, not when only text changes.
 	Structure uint64
+	// Text is the article's text (stages/text), kept when the crawl is
+	// asked to (Config.KeepText): for the search index and near-duplicates.
+	Text string `json:",omitempty"`
 }
 
 // maxDistance is the largest word distance that still gives a weight.

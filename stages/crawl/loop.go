@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"regexp"
+	"slices"
 	"time"
 )
 
@@ -19,8 +21,30 @@ func (c *crawler) discover(key string, weight float64) uint32 {
 func (c *crawler) vertex(key string, weight float64) uint32 {
 	id := uint32(len(c.res.Pages))
 	c.visited[key] = id
-	c.res.Pages = append(c.res.Pages, Page{Key: key, Weight: weight})
+	c.res.Pages = append(c.res.Pages, Page{Key: key, Weight: weight, Depth: c.depth[key]})
+	delete(c.depth, key)
 	return id
+}
+
+// admissible reports whether a page found at depth passes max_depth and
+// the title patterns, and notes the depth for the page if it is.
+func (c *crawler) admissible(key string, depth int) bool {
+	if c.cfg.MaxDepth > 0 && depth > c.cfg.MaxDepth {
+		return false
+	}
+	if len(c.cfg.Include)+len(c.cfg.Exclude) > 0 {
+		title := KeyTitle(key)
+		if len(c.cfg.Include) > 0 && !slices.ContainsFunc(c.cfg.Include, func(r *regexp.Regexp) bool { return r.MatchString(title) }) {
+			return false
+		}
+		if slices.ContainsFunc(c.cfg.Exclude, func(r *regexp.Regexp) bool { return r.MatchString(title) }) {
+			return false
+		}
+	}
+	if d, ok := c.depth[key]; !ok || depth < d {
+		c.depth[key] = depth
+	}
+	return true
 }
 
 // loop is the crawl loop of DESIGN.md: the weighted BFS, whose vertices
@@ -166,7 +190,7 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 		}
 		return false
 	}
-	p.Title, p.Links = f.doc.Title, len(f.doc.Links)
+	p.Title, p.Links, p.Text = f.doc.Title, len(f.doc.Links), f.doc.Text
 	p.Relevance = f.doc.Relevance
 	p.Relevant = !c.extract.Topic.Empty() && p.Relevance >= c.cfg.RelevanceThreshold
 	c.fetched++
@@ -181,13 +205,16 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 // is room and robots.txt allows it.
 func (c *crawler) admit(uid uint32, links []Link) {
 	targets := make(map[uint32]bool, len(links))
+	depth := c.res.Pages[uid].Depth + 1
 	for _, l := range links {
 		vid, seen := c.visited[l.Key]
 		if !seen {
-			if c.vertices() >= c.cfg.MaxPages || !c.robots.Allowed(l.Key) {
+			if c.vertices() >= c.cfg.MaxPages || !c.robots.Allowed(l.Key) || !c.admissible(l.Key, depth) {
 				continue
 			}
 			vid = c.discover(l.Key, l.Weight)
+		} else if p := &c.res.Pages[vid]; depth < p.Depth {
+			p.Depth = depth
 		}
 		if vid == uid || targets[vid] {
 			continue
@@ -202,9 +229,10 @@ func (c *crawler) admit(uid uint32, links []Link) {
 // kept: its edges are known once every vertex is.
 func (c *crawler) enqueue(uid uint32, links []Link) {
 	keys := make([]string, len(links))
+	depth := c.res.Pages[uid].Depth + 1
 	for i, l := range links {
 		keys[i] = l.Key
-		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) {
+		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) && c.admissible(l.Key, depth) {
 			c.queue.Add(l.Key, l.Weight)
 		}
 	}

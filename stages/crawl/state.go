@@ -41,7 +41,8 @@ func (c *crawler) extractDigest() string {
 		Strategy   Strategy
 		Relevance  []string // what relevance is measured against
 		TopicTexts []string
-	}{c.extract.Topics.phrases, c.cfg.Scope, c.hosts[1:], c.cfg.Strategy, c.cfg.Topics, c.cfg.TopicTexts})
+		KeepText   bool `json:",omitempty"`
+	}{c.extract.Topics.phrases, c.cfg.Scope, c.hosts[1:], c.cfg.Strategy, c.cfg.Topics, c.cfg.TopicTexts, c.cfg.KeepText})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }

@@ -183,3 +183,13 @@ func CleanPath(escaped string) string {
 	}
 	return strings.Join(out, "/")
 }
+
+// KeyTitle returns the article title a key names, decoded, with spaces
+// for underscores: "/wiki/Space_Needle" is "Space Needle".
+func KeyTitle(key string) string {
+	t := strings.TrimPrefix(key, "/wiki/")
+	if u, err := url.PathUnescape(t); err == nil {
+		t = u
+	}
+	return strings.ReplaceAll(t, "_", " ")
+}

@@ -26,6 +26,12 @@ type Input struct {
 	Crawl      *crawl.Result // nil for a ranked edge-list file: no pages table
 	Graph      *graph.Graph
 	Ranks      []rank.Result
+	// TopicRanks is topic-sensitive PageRank per epsilon (nil: none).
+	TopicRanks []rank.Result
+	// NearDuplicateOf is, per vertex, the earlier vertex it is a
+	// near-duplicate of (-1: none), with the estimated Jaccard similarity.
+	NearDuplicateOf      []int
+	NearDuplicateJaccard []float64
 	// Previous is the job's previous complete run, nil for the first: it
 	// fills pages.changed and changes.parquet.
 	Previous *Previous
@@ -68,6 +74,9 @@ func Write(dir string, in *Input) ([]File, error) {
 	}
 	for _, r := range in.Ranks {
 		addTable(RanksPath(r.Epsilon), ranksTable(in, r))
+	}
+	for _, r := range in.TopicRanks {
+		addTable("topic_"+RanksPath(r.Epsilon), ranksTable(in, r))
 	}
 
 	files := make([]File, len(outputs))

@@ -32,6 +32,9 @@ func pagesTable(in *Input) tableSpec {
 		field("replayed", tBool, false),
 		field("relevance", tFloat64, true),
 		field("relevant", tBool, true),
+		field("depth", tInt32, false),
+		field("near_duplicate_of", tString, true),
+		field("near_duplicate_jaccard", tFloat64, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -67,6 +70,14 @@ func pagesTable(in *Input) tableSpec {
 			} else {
 				t.f64(20).Append(p.Relevance)
 				t.boolean(21).Append(p.Relevant)
+			}
+			t.i32(22).Append(int32(p.Depth))
+			if of := in.NearDuplicateOf; of != nil && of[i] >= 0 {
+				t.name(23).Append(in.Crawl.Pages[of[i]].Key)
+				t.f64(24).Append(in.NearDuplicateJaccard[i])
+			} else {
+				t.name(23).AppendNull()
+				t.f64(24).AppendNull()
 			}
 			t.endRow()
 		}

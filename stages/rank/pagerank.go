@@ -34,6 +34,40 @@ type Result struct {
 // order, so ranks are bit-identical from run to run whatever the number of
 // cores.
 func PageRank(g *graph.Graph, beta float64, epsilons []float64) []Result {
+	return run(g, beta, epsilons, nil)
+}
+
+// TopicPageRank is topic-sensitive PageRank (Haveliwala): DESIGN.md's
+// iteration with the teleport and sink mass spread in proportion to
+// weight (a page's relevance) instead of uniformly:
+//
+//	P_{t+1}(v) = ((1-beta) + beta * sink_t) * w(v)/sum(w) + beta * sum over u->v of P_t(u)/out(u).
+//
+// When every weight is equal, or none is positive, it is PageRank itself,
+// bit for bit. Negative weights count as 0.
+func TopicPageRank(g *graph.Graph, beta float64, epsilons []float64, weight []float64) []Result {
+	return run(g, beta, epsilons, teleport(weight))
+}
+
+// teleport returns the normalised teleport vector of weight, or nil for
+// the uniform one.
+func teleport(weight []float64) []float64 {
+	sum, equal := 0.0, true
+	for _, w := range weight {
+		sum += max(w, 0)
+		equal = equal && w == weight[0]
+	}
+	if equal || !(sum > 0) {
+		return nil
+	}
+	t := make([]float64, len(weight))
+	for v, w := range weight {
+		t[v] = max(w, 0) / sum
+	}
+	return t
+}
+
+func run(g *graph.Graph, beta float64, epsilons []float64, teleport []float64) []Result {
 	n := g.NumVertices()
 	results := make([]Result, len(epsilons))
 	if n == 0 {
@@ -50,6 +84,7 @@ func PageRank(g *graph.Graph, beta float64, epsilons []float64) []Result {
 	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(epsilons[a], epsilons[b]) })
 
 	it := newIteration(g, beta)
+	it.teleport = teleport
 	next := 0
 	for t := 1; next < len(order); t++ {
 		residual := it.step()
@@ -95,6 +130,9 @@ type iteration struct {
 	sinks   []float64                // rank mass on sinks, per chunk
 	resid   []float64                // |P_{t+1} - P_t|, per block
 	sums    []*[1 << dstBits]float64 // per worker, zero between blocks
+	// teleport, if set, is where the teleport and sink mass go (topic-
+	// sensitive PageRank); nil spreads it uniformly.
+	teleport []float64
 }
 
 func newIteration(g *graph.Graph, beta float64) *iteration {
@@ -152,11 +190,21 @@ func (it *iteration) step() float64 {
 		}
 		lo, hi := t.blocks[b], t.blocks[b+1]
 		res := 0.0
-		for v := lo; v < hi; v++ {
-			p := base + it.beta*sums[v-lo]
-			sums[v-lo] = 0
-			it.nxt[v] = p
-			res += math.Abs(p - it.cur[v])
+		if it.teleport == nil {
+			for v := lo; v < hi; v++ {
+				p := base + it.beta*sums[v-lo]
+				sums[v-lo] = 0
+				it.nxt[v] = p
+				res += math.Abs(p - it.cur[v])
+			}
+		} else {
+			mass := (1 - it.beta) + it.beta*sink
+			for v := lo; v < hi; v++ {
+				p := mass*it.teleport[v] + it.beta*sums[v-lo]
+				sums[v-lo] = 0
+				it.nxt[v] = p
+				res += math.Abs(p - it.cur[v])
+			}
 		}
 		it.resid[b] = res
 	})

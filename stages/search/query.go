@@ -1,0 +1,153 @@
+package search
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// Options shape a search.
+type Options struct {
+	Top int // hits returned (default 10)
+	// RankWeight w boosts BM25 by PageRank: score = bm25 × (1 + w·ln(1 +
+	// N·pagerank)), N the run's pages, so an average page (N·pagerank = 1)
+	// gains w·ln 2 and a page with no rank gains nothing. 0: plain BM25.
+	RankWeight float64
+	// TitleBoost weighs matches of the query's words in the title, added
+	// to the body's BM25 (0: the title counts as body text only).
+	TitleBoost float64
+	// Highlight is how snippets mark matched words: "ansi" (bold, for a
+	// terminal), "html" (<mark>), or "" for no snippets.
+	Highlight string
+}
+
+// Default weights (README, "Search").
+const (
+	DefaultRankWeight = 0.3
+	DefaultTitleBoost = 2.0
+)
+
+// maxCandidates bounds the matches re-scored with PageRank: the best
+// maxCandidates by BM25.
+const maxCandidates = 10000
+
+// Hit is one page found.
+type Hit struct {
+	Page     string   `json:"page"`
+	Title    string   `json:"title"`
+	Score    float64  `json:"score"`
+	BM25     float64  `json:"bm25"`
+	PageRank float64  `json:"pagerank"`
+	Snippets []string `json:"snippets,omitempty"`
+}
+
+// Result is a search's answer.
+type Result struct {
+	Query string `json:"query"`
+	Total uint64 `json:"total"` // pages that match
+	Pages uint64 `json:"pages"` // pages in the index
+	Hits  []Hit  `json:"hits"`
+}
+
+// QueryError is a query that does not parse.
+type QueryError struct {
+	Query string
+	Err   error
+}
+
+func (e *QueryError) Error() string {
+	return fmt.Sprintf("query %q: %v (bleve query string syntax: words, \"a phrase\", +must, -must-not, title:word)", e.Query, e.Err)
+}
+
+// Search runs q, bleve's query string syntax, against the index in dir.
+func Search(dir, q string, opt Options) (*Result, error) {
+	if opt.Top <= 0 {
+		opt.Top = 10
+	}
+	qs := bleve.NewQueryStringQuery(q)
+	if _, err := qs.Parse(); err != nil || strings.TrimSpace(q) == "" {
+		if err == nil {
+			err = fmt.Errorf("empty")
+		}
+		return nil, &QueryError{q, err}
+	}
+	idx, err := open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Close()
+	pages, err := idx.DocCount()
+	if err != nil {
+		return nil, err
+	}
+	full := withTitle(qs, q, opt.TitleBoost)
+	req := bleve.NewSearchRequestOptions(full, maxCandidates, 0, false)
+	req.Fields = []string{fieldTitle, fieldPageRank}
+	res, err := idx.Search(req)
+	if err != nil {
+		return nil, &QueryError{q, err}
+	}
+	out := &Result{Query: q, Total: res.Total, Pages: pages}
+	for _, h := range res.Hits {
+		pr, _ := h.Fields[fieldPageRank].(float64)
+		title, _ := h.Fields[fieldTitle].(string)
+		out.Hits = append(out.Hits, Hit{Page: h.ID, Title: title, BM25: h.Score, PageRank: pr,
+			Score: h.Score * (1 + opt.RankWeight*math.Log1p(float64(pages)*pr))})
+	}
+	slices.SortStableFunc(out.Hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Page, b.Page))
+	})
+	out.Hits = out.Hits[:min(opt.Top, len(out.Hits))]
+	if opt.Highlight != "" && len(out.Hits) > 0 {
+		err = snippets(idx, full, out.Hits, opt.Highlight)
+	}
+	return out, err
+}
+
+// withTitle adds a match of q's words in the title, weighted by boost, as
+// an optional clause: it raises a page's score, never which pages match.
+func withTitle(qs query.Query, q string, boost float64) query.Query {
+	words := text.Words(q)
+	if boost <= 0 || len(words) == 0 {
+		return qs
+	}
+	title := bleve.NewMatchQuery(strings.Join(words, " "))
+	title.SetField(fieldTitle)
+	title.SetBoost(boost)
+	b := bleve.NewBooleanQuery()
+	b.AddMust(qs)
+	b.AddShould(title)
+	return b
+}
+
+// snippets fills in the hits' snippets: fragments of the body (or the
+// title) with the matched words marked.
+func snippets(idx bleve.Index, q query.Query, hits []Hit, style string) error {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.Page
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(q, bleve.NewDocIDQuery(ids)), len(ids), 0, false)
+	req.Highlight = bleve.NewHighlightWithStyle(style)
+	req.Highlight.AddField(fieldBody)
+	req.Highlight.AddField(fieldTitle)
+	res, err := idx.Search(req)
+	if err != nil {
+		return err
+	}
+	frags := map[string][]string{}
+	for _, h := range res.Hits {
+		frags[h.ID] = append(h.Fragments[fieldBody], h.Fragments[fieldTitle]...)
+	}
+	for i := range hits {
+		hits[i].Snippets = frags[hits[i].Page]
+	}
+	return nil
+}

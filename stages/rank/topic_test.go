@@ -72,7 +72,9 @@ func topicGraph(t *testing.T, n, m int, seed uint64) (*graph.Graph, [][2]int) {
 	return g, edges
 }
 
-func vname(v int) string { return "/wiki/V" + string(rune('A'+v%26)) + string(rune('a'+v/26%26)) + string(rune('a'+v/676)) }
+func vname(v int) string {
+	return "/wiki/V" + string(rune('A'+v%26)) + string(rune('a'+v/26%26)) + string(rune('a'+v/676))
+}
 
 // Topic-sensitive PageRank equals the plain reference within 1e-12, with
 // the same iteration count; mass moves towards the relevant pages.

@@ -31,11 +31,14 @@ type Manifest struct {
 	Started       time.Time          `json:"started"`
 	Finished      time.Time          `json:"finished"`
 	StageSeconds  map[string]float64 `json:"stage_seconds"`
-	Counts        Counts             `json:"counts"`
-	Robots        string             `json:"robots"`
-	Merged        []string           `json:"merged,omitempty"` // "redirect title -> article"
-	Ranks         []RankSummary      `json:"ranks"`
-	Files         []publish.File     `json:"files"`
+	// StageCPUSeconds is the process's CPU time (user and system) in each
+	// stage: with other jobs running at once, theirs is counted too.
+	StageCPUSeconds map[string]float64 `json:"stage_cpu_seconds,omitempty"`
+	Counts          Counts             `json:"counts"`
+	Robots          string             `json:"robots"`
+	Merged          []string           `json:"merged,omitempty"` // "redirect title -> article"
+	Ranks           []RankSummary      `json:"ranks"`
+	Files           []publish.File     `json:"files"`
 }
 
 // Counts are the sizes of a run.

@@ -184,3 +184,27 @@ func syncDir(dir string) error {
 	defer f.Close()
 	return f.Sync()
 }
+
+// FindRun returns the directory and manifest of a published run of job:
+// runID, complete or partial, or the newest complete run when runID is "".
+func FindRun(root, job, runID string) (string, *Manifest, error) {
+	if runID == "" {
+		runs, err := CompleteRuns(root, job)
+		if err != nil {
+			return "", nil, err
+		}
+		if len(runs) == 0 {
+			return "", nil, fmt.Errorf("job %q has no complete run under %s: run it first ('runner run -job %s')", job, root, job)
+		}
+		runID = runs[len(runs)-1]
+	}
+	dir := filepath.Join(root, job, runID)
+	m, err := ReadManifest(dir)
+	if err != nil {
+		dir = filepath.Join(root, job, partialDir, runID)
+		if m, err = ReadManifest(dir); err != nil {
+			return "", nil, fmt.Errorf("run %s of job %q: %w", runID, job, err)
+		}
+	}
+	return dir, m, nil
+}

@@ -53,9 +53,10 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	defer unlock()
 	log := r.logger().With("job", job.Name, "run_id", m.RunID)
 	stage := func(name string, f func()) {
-		t := time.Now()
+		t, cpu := time.Now(), cpuSeconds()
 		f()
 		m.StageSeconds[name] = time.Since(t).Seconds()
+		m.StageCPUSeconds[name] = cpuSeconds() - cpu
 	}
 
 	var res *crawl.Result
@@ -110,7 +111,7 @@ func (r *Runner) newManifest(job Job) *Manifest {
 	m := &Manifest{
 		Job: job.Name, RunID: start.Format("20060102T150405Z"), Status: StatusComplete,
 		ConfigDigest: job.Digest(), Config: job, FetchedFrom: job.BaseURL, Started: start,
-		StageSeconds: map[string]float64{}, Version: version.String(),
+		StageSeconds: map[string]float64{}, StageCPUSeconds: map[string]float64{}, Version: version.String(),
 	}
 	if r.BaseURL != "" {
 		m.FetchedFrom = r.BaseURL
@@ -282,15 +283,15 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
 	}
-	t := time.Now()
+	t, cpu := time.Now(), cpuSeconds()
 	files, err := publish.Write(tmp, in)
-	m.StageSeconds["publish"] = time.Since(t).Seconds()
+	m.StageSeconds["publish"], m.StageCPUSeconds["publish"] = time.Since(t).Seconds(), cpuSeconds()-cpu
 	if err == nil {
-		t = time.Now()
+		t, cpu = time.Now(), cpuSeconds()
 		var index []publish.File
 		index, err = buildIndex(tmp, in)
 		files = append(files, index...)
-		m.StageSeconds["index"] = time.Since(t).Seconds()
+		m.StageSeconds["index"], m.StageCPUSeconds["index"] = time.Since(t).Seconds(), cpuSeconds()-cpu
 	}
 	if err == nil {
 		m.Files = files

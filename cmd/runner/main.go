@@ -38,6 +38,8 @@ commands:
   status   [-config jobs.yaml] [-out DIR]             each job's last runs, age, next run; exit 1 if one is failing
   report   [-out DIR] -job NAME [-run ID] [-o FILE]   one self-contained HTML report of a run
   migrate  [-out DIR]                                 move runs of older layouts into the current one
+  search   [-out DIR] -job NAME [-run ID] [-top 10] [-format text|json] [-rank-weight 0.3] QUERY...
+                                                     full-text search of a run's pages, BM25 boosted by PageRank
   rank     -graph FILE [-epsilon 0.01,0.005] [-beta 0.85] [-top 10] [-format text|json] [-out DIR]
                                                      PageRank of an edge-list file
 
@@ -74,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"migrate":  cmdMigrate,
 		"report":   cmdReport,
 		"status":   cmdStatus,
+		"search":   cmdSearch,
 	}
 	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
 		fmt.Fprintln(stdout, "topicrank runner", version.String())

@@ -83,23 +83,14 @@ type Count struct {
 // Read gathers a report of the run runID of job (the newest complete run
 // if runID is ""). A partial run may be named too.
 func Read(root, job, runID string) (*Data, error) {
-	runs, err := pipeline.CompleteRuns(root, job)
+	dir, m, err := pipeline.FindRun(root, job, runID)
 	if err != nil {
 		return nil, err
 	}
-	if runID == "" {
-		if len(runs) == 0 {
-			return nil, fmt.Errorf("job %q has no complete run under %s", job, root)
-		}
-		runID = runs[len(runs)-1]
-	}
-	dir := filepath.Join(root, job, runID)
-	m, err := pipeline.ReadManifest(dir)
+	runID = m.RunID
+	runs, err := pipeline.CompleteRuns(root, job)
 	if err != nil {
-		dir = filepath.Join(root, job, "partial", runID)
-		if m, err = pipeline.ReadManifest(dir); err != nil {
-			return nil, fmt.Errorf("run %s of job %q: %w", runID, job, err)
-		}
+		return nil, err
 	}
 	cur, err := publish.ReadPrevious(dir)
 	if err != nil {

@@ -40,6 +40,18 @@ func addAnalyzer(m *mapping.IndexMappingImpl) error {
 	})
 }
 
+// length is the number of terms the analyzer makes of s: its length for
+// BM25.
+func length(s string) int {
+	n := 0
+	text.ForEachWord([]byte(s), func(w []byte) {
+		if text.Term(string(w)) != "" {
+			n++
+		}
+	})
+	return n
+}
+
 // wordTokenizer splits text into lower-cased words (text.ForEachWord's
 // rule), keeping byte offsets for highlighting and positions for phrases.
 type wordTokenizer struct{}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -31,6 +32,11 @@ const (
 	fieldBody      = "body"
 	fieldPageRank  = "pagerank"
 	fieldRelevance = "relevance"
+	fieldLength    = "length" // the document's terms, title and text
+
+	// totalLength is the internal key of the sum of every document's
+	// length, from which BM25's average length comes.
+	totalLength = "topicrank.total_length"
 )
 
 // newMapping is the index's mapping: BM25 scoring, title and body as
@@ -58,9 +64,15 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	doc.AddFieldMappingsAt(fieldBody, textField())
 	doc.AddFieldMappingsAt(fieldPageRank, number())
 	doc.AddFieldMappingsAt(fieldRelevance, number())
+	doc.AddFieldMappingsAt(fieldLength, number())
 	m.DefaultMapping = doc
 	return m, nil
 }
+
+// batchDocs is how many pages go into the index at once: each batch
+// becomes a segment that is merged later, so fewer, larger batches are
+// cheaper (a 1,000-page run is one or two), within bounded memory.
+const batchDocs = 2000
 
 // Build writes the index of docs into dir, which must not exist. Pages
 // without text (failed fetches) are left out.
@@ -74,14 +86,17 @@ func Build(dir string, docs []Doc) error {
 		return fmt.Errorf("search index %s: %w", dir, err)
 	}
 	batch := idx.NewBatch()
+	total := 0
 	for _, d := range docs {
 		if d.Text == "" && d.Title == "" {
 			continue
 		}
+		n := length(d.Title) + length(d.Text)
+		total += n
 		err = batch.Index(d.Page, map[string]any{
-			fieldTitle: d.Title, fieldBody: d.Text, fieldPageRank: d.PageRank, fieldRelevance: d.Relevance,
+			fieldTitle: d.Title, fieldBody: d.Text, fieldPageRank: d.PageRank, fieldRelevance: d.Relevance, fieldLength: n,
 		})
-		if err == nil && batch.Size() >= 256 {
+		if err == nil && batch.Size() >= batchDocs {
 			err = idx.Batch(batch)
 			batch.Reset()
 		}
@@ -90,6 +105,7 @@ func Build(dir string, docs []Doc) error {
 		}
 	}
 	if err == nil {
+		batch.SetInternal([]byte(totalLength), []byte(strconv.Itoa(total)))
 		err = idx.Batch(batch)
 	}
 	if cerr := idx.Close(); err == nil {

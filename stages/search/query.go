@@ -9,19 +9,18 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
-
-	"github.com/topicrank/topicrank/stages/text"
 )
 
 // Options shape a search.
 type Options struct {
 	Top int // hits returned (default 10)
-	// RankWeight w boosts BM25 by PageRank: score = bm25 × (1 + w·ln(1 +
-	// N·pagerank)), N the run's pages, so an average page (N·pagerank = 1)
-	// gains w·ln 2 and a page with no rank gains nothing. 0: plain BM25.
+	// RankWeight w boosts by PageRank: score = text × (1 + w·ln(1 +
+	// N·pagerank)), N the pages indexed, so an average page (N·pagerank =
+	// 1) gains w·ln 2 and a page with no rank nothing. 0: no boost.
 	RankWeight float64
-	// TitleBoost weighs matches of the query's words in the title, added
-	// to the body's BM25 (0: the title counts as body text only).
+	// TitleBoost adds TitleBoost × idf(t) to the text score for each
+	// query term t in the title: text = bm25 + TitleBoost·Σ idf. 0: plain
+	// BM25, the title counting as text only.
 	TitleBoost float64
 	// Highlight is how snippets mark matched words: "ansi" (bold, for a
 	// terminal), "html" (<mark>), or "" for no snippets.
@@ -44,6 +43,7 @@ type Hit struct {
 	Title    string   `json:"title"`
 	Score    float64  `json:"score"`
 	BM25     float64  `json:"bm25"`
+	TitleFit float64  `json:"title_score"` // TitleBoost × Σ idf of the query terms in the title
 	PageRank float64  `json:"pagerank"`
 	Snippets []string `json:"snippets,omitempty"`
 }
@@ -87,44 +87,37 @@ func Search(dir, q string, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	full := withTitle(qs, q, opt.TitleBoost)
-	req := bleve.NewSearchRequestOptions(full, maxCandidates, 0, false)
-	req.Fields = []string{fieldTitle, fieldPageRank}
+	req := bleve.NewSearchRequestOptions(qs, maxCandidates, 0, false)
+	req.Fields = []string{fieldTitle, fieldPageRank, fieldLength}
+	req.IncludeLocations = true
 	res, err := idx.Search(req)
 	if err != nil {
 		return nil, &QueryError{q, err}
 	}
+	sc, err := newScorer(idx, pages)
+	if err != nil {
+		return nil, err
+	}
 	out := &Result{Query: q, Total: res.Total, Pages: pages}
 	for _, h := range res.Hits {
+		bm25, inTitle, err := sc.score(h)
+		if err != nil {
+			return nil, err
+		}
 		pr, _ := h.Fields[fieldPageRank].(float64)
 		title, _ := h.Fields[fieldTitle].(string)
-		out.Hits = append(out.Hits, Hit{Page: h.ID, Title: title, BM25: h.Score, PageRank: pr,
-			Score: h.Score * (1 + opt.RankWeight*math.Log1p(float64(pages)*pr))})
+		text := bm25 + opt.TitleBoost*inTitle
+		out.Hits = append(out.Hits, Hit{Page: h.ID, Title: title, BM25: bm25, TitleFit: opt.TitleBoost * inTitle, PageRank: pr,
+			Score: text * (1 + opt.RankWeight*math.Log1p(float64(pages)*pr))})
 	}
 	slices.SortStableFunc(out.Hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Page, b.Page))
 	})
 	out.Hits = out.Hits[:min(opt.Top, len(out.Hits))]
 	if opt.Highlight != "" && len(out.Hits) > 0 {
-		err = snippets(idx, full, out.Hits, opt.Highlight)
+		err = snippets(idx, qs, out.Hits, opt.Highlight)
 	}
 	return out, err
-}
-
-// withTitle adds a match of q's words in the title, weighted by boost, as
-// an optional clause: it raises a page's score, never which pages match.
-func withTitle(qs query.Query, q string, boost float64) query.Query {
-	words := text.Words(q)
-	if boost <= 0 || len(words) == 0 {
-		return qs
-	}
-	title := bleve.NewMatchQuery(strings.Join(words, " "))
-	title.SetField(fieldTitle)
-	title.SetBoost(boost)
-	b := bleve.NewBooleanQuery()
-	b.AddMust(qs)
-	b.AddShould(title)
-	return b
 }
 
 // snippets fills in the hits' snippets: fragments of the body (or the
@@ -144,7 +137,10 @@ func snippets(idx bleve.Index, q query.Query, hits []Hit, style string) error {
 	}
 	frags := map[string][]string{}
 	for _, h := range res.Hits {
-		frags[h.ID] = append(h.Fragments[fieldBody], h.Fragments[fieldTitle]...)
+		frags[h.ID] = h.Fragments[fieldBody]
+		if len(frags[h.ID]) == 0 { // the title alone matched
+			frags[h.ID] = h.Fragments[fieldTitle]
+		}
 	}
 	for i := range hits {
 		hits[i].Snippets = frags[hits[i].Page]

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -14,11 +16,35 @@ type Vector map[string]float64
 // Term returns the term a lower-case word stands for, or "" for an English
 // stop word (Snowball's list), which carries no topic.
 func Term(word string) string {
-	if english.IsStopWord(word) {
-		return ""
+	if len(word) <= maxCachedWord {
+		if t, ok := terms.Load(word); ok {
+			return t.(string)
+		}
 	}
-	return english.Stem(word, false)
+	t := ""
+	if !english.IsStopWord(word) {
+		t = english.Stem(word, false)
+	}
+	if len(word) <= maxCachedWord && termsCached.Load() < maxCachedTerms {
+		if _, loaded := terms.LoadOrStore(word, t); !loaded {
+			termsCached.Add(1)
+		}
+	}
+	return t
 }
+
+// Stemming is most of the cost of reading text, and a language has far
+// fewer distinct words than a crawl reads: terms remembers each word's
+// term, up to maxCachedTerms words of at most maxCachedWord bytes.
+var (
+	terms       sync.Map // word -> term
+	termsCached atomic.Int64
+)
+
+const (
+	maxCachedTerms = 1 << 18
+	maxCachedWord  = 32
+)
 
 // Terms returns the term vector of the words of s.
 func Terms(s string) Vector {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"html"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/search"
+)
+
+func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("search", stderr)
+	out := fs.String("out", "outputs", "output root")
+	job := fs.String("job", "", "job whose pages to search (required)")
+	run := fs.String("run", "", "run id (default: the newest complete run)")
+	top := fs.Int("top", 10, "hits to show")
+	format := fs.String("format", "text", "text or json")
+	weight := fs.Float64("rank-weight", search.DefaultRankWeight, "PageRank's weight: score = bm25 × (1 + w·ln(1 + N·pagerank)); 0: plain BM25")
+	boost := fs.Float64("title-boost", search.DefaultTitleBoost, "weight of the query's words in titles; 0: titles count as text only")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	query := strings.Join(fs.Args(), " ")
+	switch {
+	case *job == "":
+		return usageError{"-job is required"}
+	case strings.TrimSpace(query) == "":
+		return usageError{`no query: runner search -job NAME "space needle"`}
+	case *format != "text" && *format != "json":
+		return usageError{fmt.Sprintf("-format %q: want text or json", *format)}
+	case *top < 1:
+		return usageError{"-top must be at least 1"}
+	case *weight < 0 || *boost < 0:
+		return usageError{"-rank-weight and -title-boost must not be negative"}
+	}
+	dir, m, err := pipeline.FindRun(*out, *job, *run)
+	if err != nil {
+		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Invalid, Err: err}
+	}
+	style := "html"
+	if *format == "text" && isTerminal(stdout) {
+		style = "ansi"
+	}
+	res, err := search.Search(filepath.Join(dir, "index"), query, search.Options{Top: *top, RankWeight: *weight, TitleBoost: *boost, Highlight: style})
+	var qe *search.QueryError
+	switch {
+	case errors.As(err, &qe):
+		return usageError{qe.Error()}
+	case errors.Is(err, search.ErrNoIndex):
+		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Invalid,
+			Err: fmt.Errorf("run %s (%s) has no search index: it was published before topicrank indexed runs; search a newer run or run the job again", m.RunID, dir)}
+	case err != nil:
+		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Failed, Err: err}
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(struct {
+			Job   string `json:"job"`
+			RunID string `json:"run_id"`
+			*search.Result
+		}{*job, m.RunID, res})
+	}
+	printHits(stdout, *job, m.RunID, res, style == "ansi")
+	return nil
+}
+
+// printHits prints hits for a reader: a terminal gets the matched words in
+// bold, anything else «marked».
+func printHits(w io.Writer, job, runID string, res *search.Result, terminal bool) {
+	fmt.Fprintf(w, "%s run %s: %d of %d pages match %q\n", job, runID, res.Total, res.Pages, res.Query)
+	for i, h := range res.Hits {
+		fmt.Fprintf(w, "\n%2d. %s  %s\n    score %.4g = bm25 %.4g, pagerank %.3g\n", i+1, h.Title, h.Page, h.Score, h.BM25, h.PageRank)
+		for _, s := range h.Snippets {
+			if !terminal {
+				s = strings.NewReplacer("<mark>", "«", "</mark>", "»").Replace(s)
+				s = html.UnescapeString(s)
+			}
+			fmt.Fprintf(w, "    %s\n", strings.Join(strings.Fields(s), " "))
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package search
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// corpusDocs are the first n pages of the 2018 corpus as index documents.
+func corpusDocs(tb testing.TB, n int) []Doc {
+	pages := wikitest.Corpus(tb)
+	var docs []Doc
+	for _, p := range pages[:min(n, len(pages))] {
+		docs = append(docs, Doc{Page: "/wiki/" + p.Title, Title: p.Title, Text: text.Parse(p.HTML).Text(), PageRank: 1 / float64(n)})
+	}
+	return docs
+}
+
+// BenchmarkBuild indexes 1,000 real pages, the size of a default run.
+func BenchmarkBuild(b *testing.B) {
+	docs := corpusDocs(b, 1000)
+	b.ResetTimer()
+	for i := range b.N {
+		if err := Build(filepath.Join(b.TempDir(), "index", string(rune('a'+i%26))), docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

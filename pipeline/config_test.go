@@ -91,6 +91,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{"defaults:\n", "max_parallel_jobs: 0\ndefaults:\n", `jobs.yaml:1: max_parallel_jobs: 0 must be between 1 and 64`},
 		{"defaults:\n", "max_parallel_jobs: many\ndefaults:\n", `jobs.yaml:1: max_parallel_jobs: cannot unmarshal`},
 		{"    link_scope: legacy\n", "    state_dir: [a]\n", `jobs.yaml:15: job "plain": state_dir: cannot unmarshal`},
+		{"    link_scope: legacy\n", "    max_depth: 0\n", `jobs.yaml:15: job "plain": max_depth: 0 must be at least 1`},
+		{"    link_scope: legacy\n", "    include: ['(unclosed']\n", `jobs.yaml:15: job "plain": include: "(unclosed" is not a Go regexp: error parsing regexp: missing closing )`},
+		{"    link_scope: legacy\n", "    exclude: ['a**']\n", `jobs.yaml:15: job "plain": exclude: "a**" is not a Go regexp`},
+		{"    link_scope: legacy\n", "    near_duplicate_threshold: 1.5\n", `jobs.yaml:15: job "plain": near_duplicate_threshold: 1.5 must be in (0,1]`},
 	}
 	for _, c := range cases {
 		if !strings.Contains(validYAML, c.old) {

@@ -81,7 +81,7 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 func printHits(w io.Writer, job, runID string, res *search.Result, terminal bool) {
 	fmt.Fprintf(w, "%s run %s: %d of %d pages match %q\n", job, runID, res.Total, res.Pages, res.Query)
 	for i, h := range res.Hits {
-		fmt.Fprintf(w, "\n%2d. %s  %s\n    score %.4g = bm25 %.4g, pagerank %.3g\n", i+1, h.Title, h.Page, h.Score, h.BM25, h.PageRank)
+		fmt.Fprintf(w, "\n%2d. %s  %s\n    score %.4g (bm25 %.4g, title %.4g, pagerank %.3g)\n", i+1, h.Title, h.Page, h.Score, h.BM25, h.TitleFit, h.PageRank)
 		for _, s := range h.Snippets {
 			if !terminal {
 				s = strings.NewReplacer("<mark>", "«", "</mark>", "»").Replace(s)

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+)
+
+// runner search finds the crawled pages by their words, as text and
+// JSON; a bad query, a missing run and a run without an index are errors
+// that say what is wrong.
+func TestSearchCommand(t *testing.T) {
+	w := wikitest.New(t, 200)
+	out := t.TempDir()
+	if code, stdout, stderr := runner(t, "run", "-config", writeJobs(t, jobsYAML), "-out", out, "-base-url", w.URL()); code != 0 {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := runner(t, "search", "-out", out, "-job", "gen", "-top", "3", "tennis")
+	if code != 0 || !strings.Contains(stdout, "pages match \"tennis\"") || !strings.Contains(stdout, " 1. ") || !strings.Contains(stdout, "«tennis»") {
+		t.Fatalf("search: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runner(t, "search", "-out", out, "-job", "gen", "-format", "json", "-rank-weight", "0", "tennis")
+	var res struct {
+		RunID string `json:"run_id"`
+		Total int    `json:"total"`
+		Hits  []struct {
+			Page        string
+			Score, BM25 float64
+			TitleScore  float64 `json:"title_score"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || code != 0 || len(res.Hits) == 0 || res.Total < len(res.Hits) {
+		t.Fatalf("json: exit %d, %v\n%s", code, err, stdout)
+	}
+	for _, h := range res.Hits {
+		if h.Score != h.BM25+h.TitleScore {
+			t.Errorf("-rank-weight 0: %s scores %v, want bm25 + title %v", h.Page, h.Score, h.BM25+h.TitleScore)
+		}
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-job", "gen", `"unclosed`}, "unterminated quote"},
+		{[]string{"-job", "gen"}, "no query"},
+		{[]string{"tennis"}, "-job is required"},
+		{[]string{"-job", "gen", "-run", "20000101T000000Z", "tennis"}, "run 20000101T000000Z of job \"gen\""},
+		{[]string{"-job", "nojob", "tennis"}, "job \"nojob\" has no complete run"},
+	} {
+		code, _, stderr := runner(t, append([]string{"search", "-out", out}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("search %q: exit %d, %s\nwant exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(out, "gen", res.RunID, "index")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runner(t, "search", "-out", out, "-job", "gen", "tennis"); code != 2 || !strings.Contains(stderr, "has no search index") {
+		t.Errorf("a run without an index: exit %d, %s", code, stderr)
+	}
+}

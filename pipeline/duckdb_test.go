@@ -242,6 +242,11 @@ func expectedAnswers(runs []runState) map[string][]string {
 			int32(fetched), int32(failed), int32(0), 0.0))
 	}
 	want["biggest_moves"] = moves(prev, cur)
+	topic := rank.TopicPageRank(cur.g, 0.85, []float64{0.005}, relevances(cur.res))[0]
+	byTopic := rank.TopK(topic.Ranks, 10)
+	for i, v := range rank.TopK(cur.ranks[0.005].Ranks, 10) {
+		want["topic_vs_pagerank"] = append(want["topic_vs_pagerank"], row(int32(i+1), cur.g.Name(v), cur.g.Name(byTopic[i])))
+	}
 
 	in, out := rank.Degrees(cur.g)
 	r5 := cur.ranks[0.005]

@@ -63,7 +63,11 @@ type Job struct {
 	MaxDepth int      `json:"max_depth,omitempty"`
 	Include  []string `json:"include,omitempty"`
 	Exclude  []string `json:"exclude,omitempty"`
-	Line     int      `json:"-"` // where the job starts in jobs.yaml
+	// RecheckMissing is how long a page that answered 404 or 410 is not
+	// requested again (its answer replayed from the crawl state); 0: every
+	// run asks again.
+	RecheckMissing time.Duration `json:"recheck_missing"`
+	Line           int           `json:"-"` // where the job starts in jobs.yaml
 }
 
 // Digest is a stable hash of the job's settings, recorded in manifests so
@@ -171,6 +175,9 @@ var Limits = struct {
 // pages that merely mention it 0.01 to 0.08 (README, "Relevance").
 const DefaultRelevanceThreshold = 0.1
 
+// DefaultRecheckMissing is recheck_missing's default: a week.
+const DefaultRecheckMissing = 7 * 24 * time.Hour
+
 // DefaultNearDuplicateThreshold is near_duplicate_threshold's default.
 const DefaultNearDuplicateThreshold = 0.9
 
@@ -179,7 +186,7 @@ func builtinDefaults() Job {
 		BaseURL: "https://en.wikipedia.org", Epsilons: []float64{0.01, 0.005}, Beta: 0.85,
 		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "prose",
 		Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
-		Timezone: "UTC", NearDuplicateThreshold: DefaultNearDuplicateThreshold,
+		Timezone: "UTC", NearDuplicateThreshold: DefaultNearDuplicateThreshold, RecheckMissing: DefaultRecheckMissing,
 	}
 }
 
@@ -294,6 +301,7 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 		"keep":                     field("keep", &j.Keep),
 		"near_duplicate_threshold": field("near_duplicate_threshold", &j.NearDuplicateThreshold),
 		"max_depth":                field("max_depth", &j.MaxDepth),
+		"recheck_missing":          field("recheck_missing", &j.RecheckMissing),
 		"include":                  field("include", &j.Include),
 		"exclude":                  field("exclude", &j.Exclude),
 		"state_dir": func(n *yaml.Node) {
@@ -455,6 +463,9 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 				bad(f.name, "%q is not a Go regexp: %v", p, err)
 			}
 		}
+	}
+	if j.RecheckMissing < 0 || j.RecheckMissing > 10*365*24*time.Hour {
+		bad("recheck_missing", "%v must be between 0 (ask every run) and 87600h", j.RecheckMissing)
 	}
 	if j.Keep < 0 {
 		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)

@@ -60,6 +60,10 @@ type Counts struct {
 	NotModified      int `json:"not_modified"`
 	Replayed         int `json:"replayed"`
 	StructureChanged int `json:"structure_changed"`
+	// Requests counts the requests made (robots.txt and retries
+	// included); BytesDownloaded the response body bytes read.
+	Requests        int   `json:"requests"`
+	BytesDownloaded int64 `json:"bytes_downloaded"`
 }
 
 // RankSummary is PageRank's convergence for one epsilon.
@@ -77,6 +81,8 @@ func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result
 		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
 	}
 	m.Counts = countPages(res.Pages, prev)
+	m.Counts.Requests += res.Requests
+	m.Counts.BytesDownloaded += int64(res.Downloaded)
 	if res.Judged && m.Counts.Fetched > 0 {
 		h := float64(m.Counts.Relevant) / float64(m.Counts.Fetched)
 		m.Counts.HarvestRate = &h
@@ -116,6 +122,8 @@ func countPages(pages []crawl.Page, prev *publish.Previous) Counts {
 		if p.Replayed {
 			c.Replayed++
 		}
+		c.Requests += p.Attempts
+		c.BytesDownloaded += int64(p.Downloaded)
 		if p.StructureChanged {
 			c.StructureChanged++
 		}

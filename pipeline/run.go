@@ -218,7 +218,7 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 		Strategy: strategy, Admission: admission, MaxFrontier: job.MaxFrontier, RelevanceThreshold: job.RelevanceThreshold,
 		MaxPages: job.MaxPages, Scope: scope, MaxRPS: job.MaxRPS, Concurrency: job.Concurrency,
 		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent, WrapTransport: r.WrapTransport}, Politeness: r.Politeness, Log: log,
-		KeepText: true, MaxDepth: job.MaxDepth, Include: include, Exclude: exclude,
+		KeepText: true, MaxDepth: job.MaxDepth, Include: include, Exclude: exclude, RecheckMissing: job.RecheckMissing,
 	}
 	if r.Progress != nil {
 		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -411,4 +412,55 @@ func mustLatest(t *testing.T, root, job string) string {
 		t.Fatalf("LATEST of %s: %q, %v", job, latest, err)
 	}
 	return latest
+}
+
+// A page that answered 404 is not requested again within recheck_missing:
+// its answer is replayed, the graph is the same, and the manifest counts
+// the requests made and bytes read, as the server saw them.
+func TestRecheckMissing(t *testing.T) {
+	w := wikitest.New(t, 300)
+	r := testRunner(t, w.URL())
+	job := testJob("tennis", 80)
+	job.RecheckMissing = DefaultRecheckMissing
+	total := func() (missing, all int) {
+		for path, n := range w.Requests() {
+			all += n
+			if strings.HasPrefix(path, "/wiki/Missing_") {
+				missing += n
+			}
+		}
+		return
+	}
+	first, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing1, all1 := total()
+	if missing1 == 0 || first.Counts.Requests != all1 || first.Counts.BytesDownloaded == 0 {
+		t.Fatalf("first run: %d missing pages requested; manifest says %d requests, the server saw %d; %d bytes",
+			missing1, first.Counts.Requests, all1, first.Counts.BytesDownloaded)
+	}
+	second, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing2, all2 := total()
+	if missing2 != missing1 || second.Counts.Requests != all2-all1 || second.Counts.NotFound != first.Counts.NotFound {
+		t.Errorf("second run: %d more requests of missing pages (want 0), manifest %d requests, server %d; not_found %d, was %d",
+			missing2-missing1, second.Counts.Requests, all2-all1, second.Counts.NotFound, first.Counts.NotFound)
+	}
+	graph := func(m *Manifest) string {
+		b, _ := os.ReadFile(filepath.Join(r.OutDir, "tennis", m.RunID, "graph.txt"))
+		return string(b)
+	}
+	if graph(first) != graph(second) || !reflect.DeepEqual(first.Ranks, second.Ranks) {
+		t.Error("the graph or ranks changed on a re-crawl that replayed the missing pages")
+	}
+	job.RecheckMissing = time.Nanosecond // long ago: ask again
+	if _, err := r.Run(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	if missing3, _ := total(); missing3 != 2*missing1 {
+		t.Errorf("after recheck_missing: %d missing requests, want %d", missing3-missing2, missing1)
+	}
 }

@@ -61,6 +61,10 @@ type Config struct {
 	// none of Exclude. Seeds are always admitted.
 	MaxDepth         int
 	Include, Exclude []*regexp.Regexp
+	// RecheckMissing is how long a page that answered 404 or 410 is not
+	// requested again: its last answer is replayed from the state
+	// (0: every run asks again).
+	RecheckMissing time.Duration
 }
 
 // Admission says when a discovered page becomes a vertex (DESIGN.md,
@@ -136,6 +140,10 @@ type Page struct {
 	// links followed before it was fetched (exact for a bfs crawl).
 	Depth int
 	Text  string // the article's text, with Config.KeepText
+	// Downloaded is the body bytes this run read for the page: 0 for a
+	// 304 or a page replayed from the state, where Bytes is the stored
+	// page's size.
+	Downloaded int
 }
 
 // Edge is a directed edge between vertex ids (indexes into Result.Pages).
@@ -152,8 +160,11 @@ type Result struct {
 	// Judged says pages were judged for relevance (the crawl has a topic).
 	Judged   bool
 	Problems []string
-	Started  time.Time
-	Robots   string // how robots.txt was read: "ok", "allow-all (404)", ...
+	// Requests and Downloaded are the requests robots.txt took (retries
+	// included) and the body bytes it read; the pages' own are per page.
+	Requests, Downloaded int
+	Started              time.Time
+	Robots               string // how robots.txt was read: "ok", "allow-all (404)", ...
 }
 
 // Crawl runs the weighted BFS. The error is for a crawl that could not
@@ -243,12 +254,13 @@ type crawler struct {
 
 // fetched is a page fetched and parsed ahead of the loop.
 type fetched struct {
-	resp     Response // without the body
-	doc      Document
-	bytes    int
-	hash     string
-	at       time.Time
-	replayed bool // from the state of an interrupted run: no request made
+	resp       Response // without the body
+	doc        Document
+	bytes      int
+	hash       string
+	at         time.Time
+	replayed   bool // from the state (an interrupted run's page, a remembered 404): no request made
+	downloaded int
 
 	structureChanged bool // against the stored page
 	saveErr          error

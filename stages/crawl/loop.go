@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -113,6 +114,10 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 	var old Stored
 	var have bool
 	if c.cfg.State != nil {
+		if status, at, ok := c.cfg.State.Missing(key); ok && c.cfg.RecheckMissing > 0 && time.Since(at) < c.cfg.RecheckMissing {
+			return fetched{resp: Response{Status: status, Class: ClassHTTP, Err: fmt.Errorf("HTTP %d", status)},
+				at: time.Now().UTC(), replayed: true}
+		}
 		var replay bool
 		old, replay, have = c.cfg.State.Load(key, c.digest)
 		if replay {
@@ -125,8 +130,12 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 		req.ETag, req.LastModified = old.ETag, old.LastModified
 	}
 	resp := c.fetcher.Get(ctx, req)
-	f := fetched{resp: resp, bytes: len(resp.Body), at: time.Now().UTC()}
+	f := fetched{resp: resp, bytes: len(resp.Body), downloaded: len(resp.Body), at: time.Now().UTC()}
 	switch {
+	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
+		if c.cfg.State != nil {
+			f.saveErr = c.cfg.State.SaveMissing(key, resp.Status)
+		}
 	case resp.Class != ClassOK:
 	case resp.Status == http.StatusNotModified:
 		f.doc, f.hash, f.bytes = old.Doc, old.Hash, old.Bytes
@@ -174,7 +183,7 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 	p := &c.res.Pages[uid]
 	p.Seq = c.done + 1
 	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
-	p.Bytes, p.ContentHash, p.Replayed = f.bytes, f.hash, f.replayed
+	p.Bytes, p.ContentHash, p.Replayed, p.Downloaded = f.bytes, f.hash, f.replayed, f.downloaded
 	p.StructureChanged = f.structureChanged
 	if f.saveErr != nil { // the graph is unaffected; the next run just fetches more
 		c.cfg.Log.Warn("crawl state not saved", "page", p.Key, "err", f.saveErr)

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"time"
 )
 
 // State is what a crawl keeps across runs (see package store). With it a
@@ -19,6 +20,11 @@ type State interface {
 	Save(key, digest string, s Stored) error
 	// Touch records that the page was found unchanged (304).
 	Touch(key string) error
+	// Missing returns the status, 404 or 410, that key last answered and
+	// when, if that was its last answer.
+	Missing(key string) (status int, at time.Time, ok bool)
+	// SaveMissing records that key answered status (404 or 410).
+	SaveMissing(key string, status int) error
 }
 
 // Stored is a fetched page as the state keeps it.

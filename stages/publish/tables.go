@@ -35,6 +35,7 @@ func pagesTable(in *Input) tableSpec {
 		field("depth", tInt32, false),
 		field("near_duplicate_of", tString, true),
 		field("near_duplicate_jaccard", tFloat64, true),
+		field("bytes_downloaded", tInt64, false),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -79,6 +80,7 @@ func pagesTable(in *Input) tableSpec {
 				t.name(23).AppendNull()
 				t.f64(24).AppendNull()
 			}
+			t.i64(25).Append(int64(p.Downloaded))
 			t.endRow()
 		}
 	}}

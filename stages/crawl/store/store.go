@@ -44,6 +44,11 @@ CREATE TABLE IF NOT EXISTS pages (
 	fetches       INTEGER NOT NULL DEFAULT 1,
 	content_changes   INTEGER NOT NULL DEFAULT 0,
 	structure_changes INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS missing (
+	key        TEXT PRIMARY KEY,  -- a page whose last answer was 404 or 410
+	status     INTEGER NOT NULL,
+	fetched_at TEXT NOT NULL
 );`
 
 // Run statuses in the runs table. A run still "running" was killed.
@@ -62,6 +67,33 @@ type Store struct {
 	db      *sql.DB
 	runID   string
 	resumes string // the interrupted run this one continues, or ""
+
+	// Statements are prepared once: preparing on every call was most of
+	// a re-crawl's SQLite time.
+	load, save, touch, missing, saveMissing, found *sql.Stmt
+}
+
+// prepare prepares the statements of s.
+func (s *Store) prepare() error {
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&s.load, `SELECT run_id, etag, last_modified, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`},
+		{&s.save, saveSQL},
+		{&s.touch, `UPDATE pages SET run_id = ?, fetched_at = ?, fetches = fetches + 1 WHERE key = ?`},
+		{&s.missing, `SELECT status, fetched_at FROM missing WHERE key = ?`},
+		{&s.saveMissing, `INSERT INTO missing (key, status, fetched_at) VALUES (?, ?, ?)
+			ON CONFLICT (key) DO UPDATE SET status = excluded.status, fetched_at = excluded.fetched_at`},
+		{&s.found, `DELETE FROM missing WHERE key = ?`},
+	} {
+		st, err := s.db.Prepare(p.sql)
+		if err != nil {
+			return err
+		}
+		*p.stmt = st
+	}
+	return nil
 }
 
 // Open opens (creating if needed) the state file at path and starts run
@@ -73,7 +105,10 @@ func Open(path, runID string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(1) // SQLite writes one at a time anyway
 	s := &Store{db: db, runID: runID}
-	if err := s.begin(); err != nil {
+	if err := s.begin(); err == nil {
+		err = s.prepare()
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("crawl state %s: %w", path, err)
 	}
@@ -135,8 +170,7 @@ func (s *Store) Finish(status string) error {
 func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
 	var st crawl.Stored
 	var run, doc string
-	err := s.db.QueryRow(`SELECT run_id, etag, last_modified, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`,
-		key, digest).Scan(&run, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
+	err := s.load.QueryRow(key, digest).Scan(&run, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
 	if err != nil || json.Unmarshal([]byte(doc), &st.Doc) != nil {
 		return crawl.Stored{}, false, false
 	}
@@ -151,7 +185,15 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.db.Exec(`
+	if _, err := s.found.Exec(key); err != nil {
+		return err
+	}
+	_, err = s.save.Exec(key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
+		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc))
+	return err
+}
+
+const saveSQL = `
 INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET
@@ -160,16 +202,28 @@ ON CONFLICT (key) DO UPDATE SET
 	fetches = fetches + 1,
 	content_changes = content_changes + (content_hash != excluded.content_hash),
 	structure_changes = structure_changes + (structure != excluded.structure),
-	content_hash = excluded.content_hash, structure = excluded.structure`,
-		key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
-		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc))
-	return err
-}
+	content_hash = excluded.content_hash, structure = excluded.structure`
 
 // Touch implements crawl.State: this run found key unchanged (a 304).
 func (s *Store) Touch(key string) error {
-	_, err := s.db.Exec(`UPDATE pages SET run_id = ?, fetched_at = ?, fetches = fetches + 1 WHERE key = ?`,
-		s.runID, time.Now().UTC().Format(time.RFC3339Nano), key)
+	_, err := s.touch.Exec(s.runID, time.Now().UTC().Format(time.RFC3339Nano), key)
+	return err
+}
+
+// Missing implements crawl.State.
+func (s *Store) Missing(key string) (int, time.Time, bool) {
+	var status int
+	var at string
+	if s.missing.QueryRow(key).Scan(&status, &at) != nil {
+		return 0, time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
+	return status, t, err == nil
+}
+
+// SaveMissing implements crawl.State.
+func (s *Store) SaveMissing(key string, status int) error {
+	_, err := s.saveMissing.Exec(key, status, time.Now().UTC().Format(time.RFC3339Nano))
 	return err
 }
 

@@ -84,6 +84,20 @@ func TestPageRankSymmetricGraphs(t *testing.T) {
 // reference is DESIGN.md's iteration written as plainly as possible: a
 // push along every edge, sinks spread uniformly.
 func reference(n int, edges [][2]int, beta, eps float64) ([]float64, int, float64) {
+	return referenceTo(n, edges, beta, eps, nil)
+}
+
+// referenceTo is reference with the teleport and sink mass spread in
+// proportion to weight (nil: uniformly): topic-sensitive PageRank.
+func referenceTo(n int, edges [][2]int, beta, eps float64, weight []float64) ([]float64, int, float64) {
+	share := func(v int) float64 { return 1 / float64(n) }
+	if weight != nil {
+		sum := 0.0
+		for _, w := range weight {
+			sum += w
+		}
+		share = func(v int) float64 { return weight[v] / sum }
+	}
 	out := make([]int, n)
 	for _, e := range edges {
 		out[e[0]]++
@@ -101,7 +115,11 @@ func reference(n int, edges [][2]int, beta, eps float64) ([]float64, int, float6
 		}
 		next := make([]float64, n)
 		for v := range next {
-			next[v] = (1-beta)/float64(n) + beta*sink/float64(n)
+			if weight == nil {
+				next[v] = (1-beta)/float64(n) + beta*sink/float64(n)
+			} else {
+				next[v] = ((1 - beta) + beta*sink) * share(v)
+			}
 		}
 		for _, e := range edges {
 			next[e[1]] += beta * p[e[0]] / float64(out[e[0]])
@@ -111,7 +129,7 @@ func reference(n int, edges [][2]int, beta, eps float64) ([]float64, int, float6
 			diff += math.Abs(next[v] - p[v])
 		}
 		p = next
-		if diff <= eps {
+		if diff <= eps || t == MaxIterations {
 			return p, t, diff
 		}
 	}

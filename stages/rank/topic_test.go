@@ -8,46 +8,6 @@ import (
 	"github.com/topicrank/topicrank/stages/graph"
 )
 
-// topicReference is topic-sensitive PageRank written plainly from its
-// definition, for comparison.
-func topicReference(n int, edges [][2]int, beta, eps float64, w []float64) ([]float64, int) {
-	out := make([]int, n)
-	for _, e := range edges {
-		out[e[0]]++
-	}
-	sum := 0.0
-	for _, x := range w {
-		sum += x
-	}
-	p := make([]float64, n)
-	for v := range p {
-		p[v] = 1 / float64(n)
-	}
-	for t := 1; ; t++ {
-		sink := 0.0
-		for v := range n {
-			if out[v] == 0 {
-				sink += p[v]
-			}
-		}
-		next := make([]float64, n)
-		for v := range n {
-			next[v] = ((1 - beta) + beta*sink) * w[v] / sum
-		}
-		for _, e := range edges {
-			next[e[1]] += beta * p[e[0]] / float64(out[e[0]])
-		}
-		res := 0.0
-		for v := range n {
-			res += math.Abs(next[v] - p[v])
-		}
-		p = next
-		if res <= eps || t == MaxIterations {
-			return p, t
-		}
-	}
-}
-
 func topicGraph(t *testing.T, n, m int, seed uint64) (*graph.Graph, [][2]int) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	b := graph.NewBuilder()
@@ -91,7 +51,7 @@ func TestTopicPageRankMatchesReference(t *testing.T) {
 		}
 		for _, eps := range []float64{1e-3, 1e-9} {
 			got := TopicPageRank(g, 0.85, []float64{eps}, w)[0]
-			want, iters := topicReference(n, edges, 0.85, eps, w)
+			want, iters, _ := referenceTo(n, edges, 0.85, eps, w)
 			if got.Iterations != iters {
 				t.Errorf("seed %d eps %g: %d iterations, reference %d", seed, eps, got.Iterations, iters)
 			}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"path/filepath"
@@ -84,7 +85,7 @@ func TestPlainBM25MatchesIndependentBM25(t *testing.T) {
 		for _, s := range want {
 			ranked = append(ranked, s)
 		}
-		slices.SortFunc(ranked, func(a, b float64) int { return -cmpF(a, b) })
+		slices.SortFunc(ranked, func(a, b float64) int { return cmp.Compare(b, a) })
 		if len(res.Hits) != min(10, len(ranked)) || int(res.Total) != len(want) {
 			t.Fatalf("%q: %d hits of %d; independently %d match", q, len(res.Hits), res.Total, len(want))
 		}
@@ -94,16 +95,6 @@ func TestPlainBM25MatchesIndependentBM25(t *testing.T) {
 			}
 		}
 	}
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // The defaults find the article a query names first, and PageRank

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -31,7 +32,7 @@ func (s *Scheduler) loop(ctx context.Context, events <-chan fsnotify.Event) {
 				events = nil
 				continue
 			}
-			if ev.Op != fsnotify.Chmod {
+			if ev.Op != fsnotify.Chmod && s.concerns(ev.Name) {
 				quiet = time.After(settle)
 			}
 		case <-quiet:
@@ -60,6 +61,14 @@ func (s *Scheduler) startWatch() (w *fsnotify.Watcher, events <-chan fsnotify.Ev
 	return w, w.Events
 }
 
+// concerns reports whether an event on name can change jobs.yaml: the
+// file itself, or Kubernetes's ..data link, which a ConfigMap update
+// swaps. Other files in the directory (a log, the outputs) do not.
+func (s *Scheduler) concerns(name string) bool {
+	base := filepath.Base(name)
+	return base == filepath.Base(s.path) || strings.HasPrefix(base, "..data")
+}
+
 // watch watches the directory of path: editors and Kubernetes replace the
 // file (rename, symlink swap) rather than write it, which a watch on the
 // file itself would lose.
@@ -83,9 +92,9 @@ func (s *Scheduler) reload(ctx context.Context, why string, always bool) {
 	log := s.log().With("file", s.path, "trigger", why)
 	d := fileDigest(s.path)
 	s.mu.Lock()
-	same := d == s.digest
+	seen := d == s.digest || d == s.rejected // applied, or already reported
 	s.mu.Unlock()
-	if same && !always {
+	if seen && !always {
 		return
 	}
 	cfg, err := pipeline.LoadConfig(s.path)
@@ -104,6 +113,9 @@ func (s *Scheduler) reload(ctx context.Context, why string, always bool) {
 			return
 		}
 	}
+	s.mu.Lock()
+	s.rejected = d
+	s.mu.Unlock()
 	log.Error("jobs.yaml not reloaded: the jobs stay as they were; fix the file", "err", err)
 	if s.Observer != nil {
 		s.Observer.Reloaded(false, 0)

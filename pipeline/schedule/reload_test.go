@@ -112,13 +112,23 @@ func TestReloadOnFileChange(t *testing.T) {
 	if ok := waitFor(t, reloaded); ok || !strings.Contains(logs.String(), "jobs.yaml not reloaded") {
 		t.Errorf("a broken file was applied (ok=%v)\n%s", ok, logs)
 	}
+	// Other files in the directory (a log, say) are not jobs.yaml: writing
+	// them reloads nothing, and the broken file is not reported again. A
+	// fixed file is then picked up: the only reload after the broken one.
+	for i := range 5 {
+		os.WriteFile(filepath.Join(dir, "runner.log"), []byte(strings.Repeat("x", i)), 0o644)
+	}
+	jobsFile(t, path, "", "a", "@daily", "b", "@daily", "c", "@daily")
+	if ok := waitFor(t, reloaded); !ok || !strings.Contains(logs.String(), "added=[c]") {
+		t.Errorf("after other files changed and the file was fixed: ok=%v\n%s", ok, logs)
+	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.jobs) != 2 {
-		t.Errorf("jobs after a broken edit: %v, want a and b", sortedKeys(s.jobs))
+	if len(s.jobs) != 3 || len(rec.reloads) != 4 {
+		t.Errorf("jobs %v after %d reloads, want a, b and c after 4 (start, rename, broken, fixed)", sortedKeys(s.jobs), len(rec.reloads))
 	}
 }
 

@@ -53,15 +53,16 @@ type Scheduler struct {
 	Observer Observer // nil: none
 	Log      *slog.Logger
 
-	mu      sync.Mutex
-	path    string
-	digest  string // of the loaded file's bytes
-	jobs    map[string]entry
-	running map[string]bool
-	last    map[string]error // each job's last outcome
-	slots   *slots
-	cron    *cron.Cron
-	stop    error // set once stopping: what /healthz reports
+	mu       sync.Mutex
+	path     string
+	digest   string // of the loaded file's bytes
+	rejected string // of the last file that failed to load
+	jobs     map[string]entry
+	running  map[string]bool
+	last     map[string]error // each job's last outcome
+	slots    *slots
+	cron     *cron.Cron
+	stop     error // set once stopping: what /healthz reports
 }
 
 // entry is one scheduled job and its cron entry.

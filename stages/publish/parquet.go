@@ -18,15 +18,31 @@ import (
 // ceil(n/rowGroupRows) of them, few and large, as scanners like them.
 const rowGroupRows = 1 << 20
 
-// writerProps are the Parquet settings of every table: zstd, dictionary
-// encoding (page names repeat across tables and runs), column statistics.
-func writerProps() *parquet.WriterProperties {
-	return parquet.NewWriterProperties(
+// writerProps are the Parquet settings of a table: zstd, column
+// statistics, dictionary encoding for text (names repeat) and not for
+// numbers, where hashing every value costs more than zstd saves.
+func writerProps(fields []arrow.Field) *parquet.WriterProperties {
+	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithDictionaryDefault(true),
+		parquet.WithDictionaryDefault(false),
 		parquet.WithStats(true),
 		parquet.WithMaxRowGroupLength(rowGroupRows),
-	) // created_by stays arrow-go's own: readers use it to know the writer's quirks
+		// A row group's names (up to rowGroupRows of them) fit one
+		// dictionary page; a larger dictionary falls back to plain pages.
+		parquet.WithDictionaryPageSizeLimit(256<<20),
+	} // created_by stays arrow-go's own: readers use it to know the writer's quirks
+	for i, f := range fields {
+		if f.Type.ID() == arrow.STRING || f.Type.ID() == arrow.DICTIONARY {
+			opts = append(opts, parquet.WithDictionaryFor(f.Name, true))
+		}
+		// Page names given by vertex id carry no min/max statistics: those
+		// of a row group's names prune nothing, and computing them means
+		// hashing every row's index.
+		if i >= 2 && f.Type.ID() == arrow.DICTIONARY {
+			opts = append(opts, parquet.WithStatsFor(f.Name, false))
+		}
+	}
+	return parquet.NewWriterProperties(opts...)
 
 }
 
@@ -41,19 +57,27 @@ type tableSpec struct {
 // table writes a Parquet file a row group at a time: rows are appended
 // column by column, and every rowGroupRows rows become one record batch
 // written as one row group. Memory holds a row group, never the table.
+//
+// Text columns that repeat are dictionary arrays, written to Parquet's
+// dictionary pages as they are, with no hashing of strings: job and
+// run_id (a handful of values: dictCol) and page names (vertexCol, whose
+// dictionary is the row group's vertices, found by id).
 type table struct {
-	b          *array.RecordBuilder
+	schema     *arrow.Schema
 	fw         *pqarrow.FileWriter
+	plain      []array.Builder // by column; nil for a dictionary column
+	small      map[int]*dictCol
+	vertices   map[int]*vertexCol
 	job, runID string
-	pending    int   // rows in b
+	pending    int   // rows appended since the last row group
 	rows       int64 // rows written
 	err        error // the first write error; later rows are dropped
 }
 
-func newTable(w io.Writer, job, runID string, fields []arrow.Field) (*table, error) {
-	all := append([]arrow.Field{field("job", tString, false), field("run_id", tString, false)}, fields...)
+func newTable(w io.Writer, in *Input, fields []arrow.Field) (*table, error) {
+	all := append([]arrow.Field{field("job", tDict, false), field("run_id", tDict, false)}, fields...)
 	schema := arrow.NewSchema(all, nil)
-	fw, err := pqarrow.NewFileWriter(schema, w, writerProps(), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := pqarrow.NewFileWriter(schema, w, writerProps(all), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, err
 	}
@@ -61,19 +85,33 @@ func newTable(w io.Writer, job, runID string, fields []arrow.Field) (*table, err
 	if err := fw.AppendKeyValueMetadata("topicrank.version", version.String()); err != nil {
 		return nil, err
 	}
-	return &table{b: array.NewRecordBuilder(memory.DefaultAllocator, schema), fw: fw, job: job, runID: runID}, nil
+	t := &table{schema: schema, fw: fw, job: in.Job, runID: in.RunID, plain: make([]array.Builder, len(all)),
+		small: map[int]*dictCol{0: newDictCol(), 1: newDictCol()}, vertices: map[int]*vertexCol{}}
+	for i, f := range all {
+		switch {
+		case i < 2:
+		case arrow.TypeEqual(f.Type, tDict):
+			t.vertices[i] = newVertexCol(in.safeNames())
+		default:
+			t.plain[i] = array.NewBuilder(memory.DefaultAllocator, f.Type)
+		}
+	}
+	return t, nil
 }
 
 // str is a text column: every value is kept valid UTF-8 (names.ValidUTF8),
 // so that no reader fails on a hostile title or message.
 func (t *table) str(i int) strCol {
-	return strCol{t.b.Field(i).(*array.StringBuilder), names.ValidUTF8}
+	return strCol{t.plain[i].(*array.StringBuilder), names.ValidUTF8}
 }
 
-// name is a page-name column: control and bidirectional characters are
-// percent-encoded too (names.Safe). Crawled names already are; names read
-// from an edge-list file may not be.
-func (t *table) name(i int) strCol { return strCol{t.b.Field(i).(*array.StringBuilder), names.Safe} }
+// name is a page-name column given as text: control and bidirectional
+// characters are percent-encoded too (names.Safe). Crawled names already
+// are; names read from an edge-list file may not be.
+func (t *table) name(i int) strCol { return strCol{t.plain[i].(*array.StringBuilder), names.Safe} }
+
+// vertex is a page-name column given by vertex id (a tDict field).
+func (t *table) vertex(i int) *vertexCol { return t.vertices[i] }
 
 // strCol appends strings through a cleaning function.
 type strCol struct {
@@ -83,21 +121,21 @@ type strCol struct {
 
 func (c strCol) Append(s string)               { c.b.Append(c.clean(s)) }
 func (c strCol) AppendNull()                   { c.b.AppendNull() }
-func (t *table) i32(i int) *array.Int32Builder { return t.b.Field(i).(*array.Int32Builder) }
-func (t *table) i64(i int) *array.Int64Builder { return t.b.Field(i).(*array.Int64Builder) }
+func (t *table) i32(i int) *array.Int32Builder { return t.plain[i].(*array.Int32Builder) }
+func (t *table) i64(i int) *array.Int64Builder { return t.plain[i].(*array.Int64Builder) }
 func (t *table) f64(i int) *array.Float64Builder {
-	return t.b.Field(i).(*array.Float64Builder)
+	return t.plain[i].(*array.Float64Builder)
 }
-func (t *table) ts(i int) *array.TimestampBuilder { return t.b.Field(i).(*array.TimestampBuilder) }
+func (t *table) ts(i int) *array.TimestampBuilder { return t.plain[i].(*array.TimestampBuilder) }
 func (t *table) boolean(i int) *array.BooleanBuilder {
-	return t.b.Field(i).(*array.BooleanBuilder)
+	return t.plain[i].(*array.BooleanBuilder)
 }
 
 // endRow completes a row whose other columns are appended, and writes a
 // row group when one is full.
 func (t *table) endRow() {
-	t.str(0).Append(t.job)
-	t.str(1).Append(t.runID)
+	t.small[0].append(t.job)
+	t.small[1].append(t.runID)
 	t.pending++
 	if t.pending == rowGroupRows {
 		t.flush()
@@ -106,7 +144,21 @@ func (t *table) endRow() {
 
 // flush writes the pending rows as a row group.
 func (t *table) flush() {
-	rec := t.b.NewRecordBatch() // and empties the builder
+	cols := make([]arrow.Array, len(t.plain))
+	for i := range cols {
+		switch {
+		case t.plain[i] != nil:
+			cols[i] = t.plain[i].NewArray() // and empties the builder
+		case t.small[i] != nil:
+			cols[i] = t.small[i].array()
+		default:
+			cols[i] = t.vertices[i].array()
+		}
+	}
+	rec := array.NewRecordBatch(t.schema, cols, int64(t.pending))
+	for _, c := range cols {
+		c.Release()
+	}
 	defer rec.Release()
 	if t.err == nil {
 		t.err = t.fw.Write(rec)
@@ -121,7 +173,11 @@ func (t *table) close() (int64, error) {
 	if t.pending > 0 || t.rows == 0 {
 		t.flush()
 	}
-	t.b.Release()
+	for _, b := range t.plain {
+		if b != nil {
+			b.Release()
+		}
+	}
 	if err := t.fw.Close(); t.err == nil {
 		t.err = err
 	}
@@ -148,4 +204,6 @@ var (
 	tFloat64   = arrow.PrimitiveTypes.Float64
 	tBool      = arrow.FixedWidthTypes.Boolean
 	tTimestamp = arrow.FixedWidthTypes.Timestamp_us // UTC, microseconds
+	// tDict is text as a dictionary array: readers see VARCHAR.
+	tDict = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 )

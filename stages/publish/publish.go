@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/topicrank/topicrank/internal/names"
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/rank"
@@ -35,6 +37,24 @@ type Input struct {
 	// Previous is the job's previous complete run, nil for the first: it
 	// fills pages.changed and changes.parquet.
 	Previous *Previous
+
+	namesOnce sync.Once
+	names     []string // the graph's names made safe (names.Safe), by vertex id
+}
+
+// safeNames returns the graph's vertex names, each made safe once for
+// every table (names.Safe).
+func (in *Input) safeNames() []string {
+	in.namesOnce.Do(func() {
+		if in.Graph == nil {
+			return
+		}
+		in.names = make([]string, in.Graph.NumVertices())
+		for v := range in.names {
+			in.names[v] = names.Safe(in.Graph.Name(uint32(v)))
+		}
+	})
+	return in.names
 }
 
 // File describes one published file.
@@ -97,7 +117,7 @@ func Write(dir string, in *Input) ([]File, error) {
 // writeTable writes one table as Parquet, a row group at a time, and
 // returns its number of rows.
 func writeTable(w io.Writer, in *Input, spec tableSpec) (int64, error) {
-	t, err := newTable(w, in.Job, in.RunID, spec.fields)
+	t, err := newTable(w, in, spec.fields)
 	if err != nil {
 		return 0, err
 	}

@@ -87,6 +87,12 @@ type row struct {
 }
 
 func (r row) str(name string) (string, bool) {
+	if d, ok := r.cols[name].(*array.Dictionary); ok { // page names
+		if d.IsNull(r.i) {
+			return "", false
+		}
+		return d.Dictionary().(*array.String).Value(d.GetValueIndex(r.i)), true
+	}
 	a := r.cols[name].(*array.String)
 	return a.Value(r.i), a.IsValid(r.i)
 }

@@ -88,8 +88,8 @@ func pagesTable(in *Input) tableSpec {
 
 func edgesTable(in *Input) tableSpec {
 	fields := []arrow.Field{
-		field("src", tString, false),
-		field("dst", tString, false),
+		field("src", tDict, false),
+		field("dst", tDict, false),
 		field("src_id", tInt32, false),
 		field("dst_id", tInt32, false),
 	}
@@ -97,8 +97,8 @@ func edgesTable(in *Input) tableSpec {
 		g := in.Graph
 		for u := range g.NumVertices() {
 			for _, v := range g.Out(uint32(u)) {
-				t.name(2).Append(g.Name(uint32(u)))
-				t.name(3).Append(g.Name(v))
+				t.vertex(2).Append(uint32(u))
+				t.vertex(3).Append(v)
 				t.i32(4).Append(int32(u))
 				t.i32(5).Append(int32(v))
 				t.endRow()
@@ -109,7 +109,7 @@ func edgesTable(in *Input) tableSpec {
 
 func degreesTable(in *Input) tableSpec {
 	fields := []arrow.Field{
-		field("page", tString, false),
+		field("page", tDict, false),
 		field("vertex_id", tInt32, false),
 		field("in_degree", tInt32, false),
 		field("out_degree", tInt32, false),
@@ -117,7 +117,7 @@ func degreesTable(in *Input) tableSpec {
 	return tableSpec{fields, func(t *table) {
 		g := in.Graph
 		for v := range g.NumVertices() {
-			t.name(2).Append(g.Name(uint32(v)))
+			t.vertex(2).Append(uint32(v))
 			t.i32(3).Append(int32(v))
 			t.i32(4).Append(int32(g.InDegree(uint32(v))))
 			t.i32(5).Append(int32(g.OutDegree(uint32(v))))
@@ -129,7 +129,7 @@ func degreesTable(in *Input) tableSpec {
 func ranksTable(in *Input, r rank.Result) tableSpec {
 	fields := []arrow.Field{
 		field("epsilon", tFloat64, false),
-		field("page", tString, false),
+		field("page", tDict, false),
 		field("vertex_id", tInt32, false),
 		field("rank", tFloat64, false),
 		field("position", tInt32, false),
@@ -137,10 +137,9 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 		field("residual", tFloat64, false),
 	}
 	return tableSpec{fields, func(t *table) {
-		g := in.Graph
 		for pos, v := range rank.Order(r.Ranks) {
 			t.f64(2).Append(r.Epsilon)
-			t.name(3).Append(g.Name(v))
+			t.vertex(3).Append(v)
 			t.i32(4).Append(int32(v))
 			t.f64(5).Append(r.Ranks[v])
 			t.i32(6).Append(int32(pos + 1))

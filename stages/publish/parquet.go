@@ -29,7 +29,7 @@ func writerProps(fields []arrow.Field) *parquet.WriterProperties {
 		parquet.WithMaxRowGroupLength(rowGroupRows),
 		// A row group's names (up to rowGroupRows of them) fit one
 		// dictionary page; a larger dictionary falls back to plain pages.
-		parquet.WithDictionaryPageSizeLimit(256<<20),
+		parquet.WithDictionaryPageSizeLimit(256 << 20),
 	} // created_by stays arrow-go's own: readers use it to know the writer's quirks
 	for i, f := range fields {
 		if f.Type.ID() == arrow.STRING || f.Type.ID() == arrow.DICTIONARY {

@@ -2,18 +2,25 @@ package search
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 	"github.com/topicrank/topicrank/stages/text"
 )
 
-// corpusDocs are the first n pages of the 2018 corpus as index documents.
-func corpusDocs(tb testing.TB, n int) []Doc {
+// corpusDocs are the first n pages of the 2018 corpus as index documents,
+// and the pages named in also.
+func corpusDocs(tb testing.TB, n int, also ...string) []Doc {
 	pages := wikitest.Corpus(tb)
 	var docs []Doc
-	for _, p := range pages[:min(n, len(pages))] {
-		docs = append(docs, Doc{Page: "/wiki/" + p.Title, Title: p.Title, Text: text.Parse(p.HTML).Text(), PageRank: 1 / float64(n)})
+	for i, p := range pages {
+		if i < n || slices.Contains(also, p.Title) {
+			docs = append(docs, Doc{Page: "/wiki/" + p.Title, Title: p.Title, Text: text.Parse(p.HTML).Text()})
+		}
+	}
+	for i := range docs {
+		docs[i].PageRank = float64(i%7+1) / float64(4*len(docs)) // varied, for the rank weight
 	}
 	return docs
 }

@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 	"github.com/topicrank/topicrank/stages/text"
 )
 
@@ -60,21 +63,46 @@ func bm25(docs []Doc, query string) map[string]float64 {
 	return scores
 }
 
-func buildCorpus(t *testing.T, n int) (string, []Doc) {
+// shared is the index the tests share: 400 real pages and Space Needle's,
+// built once (building is most of these tests' time).
+var shared struct {
+	once sync.Once
+	dir  string
+	docs []Doc
+	err  error
+}
+
+func buildCorpus(t *testing.T) (string, []Doc) {
 	t.Helper()
-	docs := corpusDocs(t, n)
-	dir := filepath.Join(t.TempDir(), "index")
-	if err := Build(dir, docs); err != nil {
-		t.Fatal(err)
+	wikitest.Corpus(t) // skips without ../shared, before the once is spent
+	shared.once.Do(func() {
+		shared.docs = corpusDocs(t, 400, "Space_Needle")
+		dir, err := os.MkdirTemp("", "topicrank-search-test-")
+		if err == nil {
+			shared.dir = filepath.Join(dir, "index")
+			err = Build(shared.dir, shared.docs)
+		}
+		shared.err = err
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	return dir, docs
+	return shared.dir, shared.docs
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(filepath.Dir(shared.dir))
+	}
+	os.Exit(code)
 }
 
 // With no title boost and no PageRank weight, the top 10 are BM25's:
 // each hit's independent score is the independent ranking's score at its
 // position (equal up to bleve's float32 field lengths).
 func TestPlainBM25MatchesIndependentBM25(t *testing.T) {
-	dir, docs := buildCorpus(t, 400)
+	dir, docs := buildCorpus(t)
 	for _, q := range []string{"seattle", "puget sound ferry", "university research students"} {
 		res, err := Search(dir, q, Options{Top: 10})
 		if err != nil {
@@ -100,7 +128,7 @@ func TestPlainBM25MatchesIndependentBM25(t *testing.T) {
 // The defaults find the article a query names first, and PageRank
 // weighs in by its formula.
 func TestDefaultsAndRankWeight(t *testing.T) {
-	dir, docs := buildCorpus(t, 3000)
+	dir, docs := buildCorpus(t)
 	res, err := Search(dir, "space needle", Options{RankWeight: DefaultRankWeight, TitleBoost: DefaultTitleBoost, Highlight: "html"})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +149,7 @@ func TestDefaultsAndRankWeight(t *testing.T) {
 
 // Phrases need their words adjacent; - excludes, + requires.
 func TestQuerySyntax(t *testing.T) {
-	dir, docs := buildCorpus(t, 400)
+	dir, docs := buildCorpus(t)
 	// has reports whether the page's words (stop words dropped, as
 	// phrases see them) hold phrase.
 	has := func(page, phrase string) bool {
@@ -163,7 +191,7 @@ func TestQuerySyntax(t *testing.T) {
 
 // A query that does not parse and a missing index are errors that say so.
 func TestSearchErrors(t *testing.T) {
-	dir, _ := buildCorpus(t, 20)
+	dir, _ := buildCorpus(t)
 	for _, q := range []string{`"unclosed`, `a:`, `foo^bar`, ` `, `body:/[/`} {
 		var qe *QueryError
 		if _, err := Search(dir, q, Options{}); !errors.As(err, &qe) {

@@ -96,6 +96,12 @@ func (s *Scheduler) fire(ctx context.Context, name string) {
 		return
 	}
 	defer s.slots.release()
+	s.mu.Lock()
+	_, still := s.jobs[name]
+	s.mu.Unlock()
+	if !still { // removed by a reload while it waited: it never started
+		return
+	}
 	if s.Observer != nil {
 		s.Observer.RunStarted(name)
 	}

@@ -81,10 +81,12 @@ func (s *Scheduler) Start(ctx context.Context, cfg *pipeline.Config) error {
 	if err := writable(s.OutDir); err != nil {
 		return &pipeline.Error{Op: "schedule", Kind: pipeline.Invalid, Err: fmt.Errorf("output root %s: %w", s.OutDir, err)}
 	}
+	s.mu.Lock() // /healthz may already be asking
 	s.path, s.digest = cfg.Path, fileDigest(cfg.Path)
 	s.jobs, s.running, s.last = map[string]entry{}, map[string]bool{}, map[string]error{}
 	s.slots = newSlots(cfg.MaxParallelJobs)
 	s.cron = cron.New(cron.WithLocation(time.UTC), cron.WithLogger(cronLogger{log}))
+	s.mu.Unlock()
 	if _, err := s.apply(ctx, cfg); err != nil {
 		return err
 	}

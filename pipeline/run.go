@@ -308,6 +308,7 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 	}
 	if err != nil {
 		os.RemoveAll(tmp)
+		os.Remove(filepath.Join(dir, tmpDir)) // only if empty
 		return err
 	}
 	if m.Status == StatusComplete {

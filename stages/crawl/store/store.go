@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -70,7 +71,73 @@ type Store struct {
 
 	// Statements are prepared once: preparing on every call was most of
 	// a re-crawl's SQLite time.
-	load, save, touch, missing, saveMissing, found *sql.Stmt
+	load, save, touch, missing, saveMissing, found, counters *sql.Stmt
+
+	// Writes are batched in one transaction, committed every batchWrites
+	// writes and when the run finishes; every use of the one connection
+	// goes through it while it is open.
+	mu     sync.Mutex
+	tx     *sql.Tx
+	began  time.Time // of tx
+	writes int
+}
+
+// A transaction holds at most batchWrites writes and batchAge of
+// crawling. A run killed before a commit loses the state of the pages
+// since: the run that resumes it fetches them again (and gives the same
+// graph).
+const (
+	batchWrites = 64
+	batchAge    = 5 * time.Second
+)
+
+// write runs a write statement in the open transaction, beginning one if
+// none is, and commits every batchWrites writes.
+func (s *Store) write(st *sql.Stmt, args ...any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tx == nil {
+		tx, err := s.db.Begin()
+		if err != nil {
+			return err
+		}
+		s.tx, s.began = tx, time.Now()
+	}
+	if _, err := s.tx.Stmt(st).Exec(args...); err != nil {
+		return err
+	}
+	if s.writes++; s.writes >= batchWrites || time.Since(s.began) >= batchAge {
+		return s.commit()
+	}
+	return nil
+}
+
+// sync commits the writes so far.
+func (s *Store) sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.commit()
+}
+
+// read runs a query of one row, in the open transaction if there is one,
+// and scans it.
+func (s *Store) read(st *sql.Stmt, args []any, dest ...any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tx != nil {
+		st = s.tx.Stmt(st)
+	}
+	return st.QueryRow(args...).Scan(dest...)
+}
+
+// commit commits the open transaction, if any; s.mu is held.
+func (s *Store) commit() error {
+	if s.tx == nil {
+		return nil
+	}
+	err := s.tx.Commit()
+	s.tx, s.writes = nil, 0
+	return err
 }
 
 // prepare prepares the statements of s.
@@ -86,6 +153,7 @@ func (s *Store) prepare() error {
 		{&s.saveMissing, `INSERT INTO missing (key, status, fetched_at) VALUES (?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET status = excluded.status, fetched_at = excluded.fetched_at`},
 		{&s.found, `DELETE FROM missing WHERE key = ?`},
+		{&s.counters, `SELECT fetches, content_changes, structure_changes FROM pages WHERE key = ?`},
 	} {
 		st, err := s.db.Prepare(p.sql)
 		if err != nil {
@@ -158,8 +226,11 @@ func (s *Store) Resumes() string { return s.resumes }
 // Finish records how the run ended (StatusInterrupted, or any other word
 // such as "complete") and closes the store.
 func (s *Store) Finish(status string) error {
-	_, err := s.db.Exec(`UPDATE runs SET finished = ?, status = ? WHERE run_id = ?`,
-		time.Now().UTC().Format(time.RFC3339Nano), status, s.runID)
+	err := s.sync()
+	if err == nil {
+		_, err = s.db.Exec(`UPDATE runs SET finished = ?, status = ? WHERE run_id = ?`,
+			time.Now().UTC().Format(time.RFC3339Nano), status, s.runID)
+	}
 	if cerr := s.db.Close(); err == nil {
 		err = cerr
 	}
@@ -170,7 +241,7 @@ func (s *Store) Finish(status string) error {
 func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
 	var st crawl.Stored
 	var run, doc string
-	err := s.load.QueryRow(key, digest).Scan(&run, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
+	err := s.read(s.load, []any{key, digest}, &run, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
 	if err != nil || json.Unmarshal([]byte(doc), &st.Doc) != nil {
 		return crawl.Stored{}, false, false
 	}
@@ -185,12 +256,11 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.found.Exec(key); err != nil {
+	if err := s.write(s.found, key); err != nil {
 		return err
 	}
-	_, err = s.save.Exec(key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
+	return s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
 		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc))
-	return err
 }
 
 const saveSQL = `
@@ -206,15 +276,14 @@ ON CONFLICT (key) DO UPDATE SET
 
 // Touch implements crawl.State: this run found key unchanged (a 304).
 func (s *Store) Touch(key string) error {
-	_, err := s.touch.Exec(s.runID, time.Now().UTC().Format(time.RFC3339Nano), key)
-	return err
+	return s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), key)
 }
 
 // Missing implements crawl.State.
 func (s *Store) Missing(key string) (int, time.Time, bool) {
 	var status int
 	var at string
-	if s.missing.QueryRow(key).Scan(&status, &at) != nil {
+	if s.read(s.missing, []any{key}, &status, &at) != nil {
 		return 0, time.Time{}, false
 	}
 	t, err := time.Parse(time.RFC3339Nano, at)
@@ -223,13 +292,11 @@ func (s *Store) Missing(key string) (int, time.Time, bool) {
 
 // SaveMissing implements crawl.State.
 func (s *Store) SaveMissing(key string, status int) error {
-	_, err := s.saveMissing.Exec(key, status, time.Now().UTC().Format(time.RFC3339Nano))
-	return err
+	return s.write(s.saveMissing, key, status, time.Now().UTC().Format(time.RFC3339Nano))
 }
 
 // Counters returns a page's fetch and change counts.
 func (s *Store) Counters(key string) (fetches, contentChanges, structureChanges int, err error) {
-	err = s.db.QueryRow(`SELECT fetches, content_changes, structure_changes FROM pages WHERE key = ?`, key).
-		Scan(&fetches, &contentChanges, &structureChanges)
+	err = s.read(s.counters, []any{key}, &fetches, &contentChanges, &structureChanges)
 	return
 }

@@ -47,7 +47,13 @@ func TestSaveLoadAndCounters(t *testing.T) {
 		t.Errorf("after a complete run, resumes %q", s.Resumes())
 	}
 	s.Save("/wiki/C", "d1", page("c", 1))
-	// r2 is killed: no Finish. The next run replays r2's pages only.
+	s.Save("/wiki/D", "d1", page("d", 1))
+	s.sync() // a batch committed, as every batchWrites writes
+	s.Save("/wiki/E", "d1", page("e", 1))
+	// r2 is killed: no Finish, E's write not yet committed (what a dying
+	// process leaves: the open transaction is gone, the file unlocked). The
+	// next run replays r2's committed pages only, and fetches E again.
+	s.tx.Rollback()
 	s.db.Close()
 	s, err = Open(path, "r3")
 	if err != nil {
@@ -59,6 +65,9 @@ func TestSaveLoadAndCounters(t *testing.T) {
 	}
 	if _, replay, _ := s.Load("/wiki/C", "d1"); !replay {
 		t.Error("a page the killed run fetched is not replayed")
+	}
+	if _, _, ok := s.Load("/wiki/E", "d1"); ok {
+		t.Error("an uncommitted write of the killed run survived")
 	}
 	if _, replay, ok := s.Load("/wiki/A", "d1"); !ok || replay {
 		t.Error("a page of an earlier run is replayed")
@@ -73,6 +82,7 @@ func TestOtherSchemaIsRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Save("/wiki/A", "d", page("h", 1))
+	s.sync()
 	s.db.Exec(`PRAGMA user_version = 99`)
 	s.Finish("complete")
 	s, err = Open(path, "r2")

@@ -77,7 +77,7 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // printHits prints hits for a reader: a terminal gets the matched words in
-// bold, anything else «marked».
+// highlighted in colour, anything else «marked».
 func printHits(w io.Writer, job, runID string, res *search.Result, terminal bool) {
 	fmt.Fprintf(w, "%s run %s: %d of %d pages match %q\n", job, runID, res.Total, res.Pages, res.Query)
 	for i, h := range res.Hits {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	_ "github.com/blevesearch/bleve/v2/search/highlight/highlighter/ansi" // colour on a terminal
+	_ "github.com/blevesearch/bleve/v2/search/highlight/highlighter/html" // <mark> elsewhere
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -22,7 +24,7 @@ type Options struct {
 	// query term t in the title: text = bm25 + TitleBoost·Σ idf. 0: plain
 	// BM25, the title counting as text only.
 	TitleBoost float64
-	// Highlight is how snippets mark matched words: "ansi" (bold, for a
+	// Highlight is how snippets mark matched words: "ansi" (colour, for a
 	// terminal), "html" (<mark>), or "" for no snippets.
 	Highlight string
 }

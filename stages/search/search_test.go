@@ -139,6 +139,10 @@ func TestDefaultsAndRankWeight(t *testing.T) {
 	if s := strings.Join(res.Hits[0].Snippets, " "); !strings.Contains(s, "<mark>Space</mark> <mark>Needle</mark>") {
 		t.Errorf("snippets do not mark the words: %q", s)
 	}
+	ansi, err := Search(dir, "space needle", Options{Top: 1, Highlight: "ansi"})
+	if err != nil || len(ansi.Hits) == 0 || !strings.Contains(strings.Join(ansi.Hits[0].Snippets, " "), "\x1b[") {
+		t.Errorf("terminal snippets: %v, %+v", err, ansi)
+	}
 	for _, h := range res.Hits {
 		want := (h.BM25 + h.TitleFit) * (1 + DefaultRankWeight*math.Log1p(float64(len(docs))*h.PageRank))
 		if math.Abs(h.Score-want) > 1e-12*want {

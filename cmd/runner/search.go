@@ -76,7 +76,7 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// printHits prints hits for a reader: a terminal gets the matched words in
+// printHits prints hits for a reader: a terminal gets the matched words
 // highlighted in colour, anything else «marked».
 func printHits(w io.Writer, job, runID string, res *search.Result, terminal bool) {
 	fmt.Fprintf(w, "%s run %s: %d of %d pages match %q\n", job, runID, res.Total, res.Pages, res.Query)

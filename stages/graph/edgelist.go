@@ -54,8 +54,9 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line,
 
 // ReadEdgeList reads the edge-list format: a first line with the number of
 // vertices, then one "u v" edge per line. Lines may end in LF, CRLF or CR
-// alone; trailing blanks, blank lines, a UTF-8 BOM and '#' comment lines are
-// ignored. Vertex names are taken literally.
+// alone; trailing blanks, blank lines, a UTF-8 BOM and comment lines (whose
+// first character after any blanks is '#') are ignored. Vertex names are
+// taken literally.
 //
 // When the header names more vertices than the edges mention, the rest are
 // isolated vertices named "#<id>" so that PageRank sees the header's N.

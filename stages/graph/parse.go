@@ -10,7 +10,7 @@ import (
 // a comment.
 func header(lr *lineReader) (int, error) {
 	for lr.next() {
-		if len(lr.line) == 0 || lr.line[0] == '#' {
+		if skip(lr.line) {
 			continue
 		}
 		n, err := strconv.Atoi(string(bytes.TrimSpace(lr.line)))
@@ -23,6 +23,18 @@ func header(lr *lineReader) (int, error) {
 		return 0, lr.err
 	}
 	return 0, &SyntaxError{lr.lineNo, "empty file: want the vertex count as the first line"}
+}
+
+// skip reports whether a line is blank or a comment: its first byte
+// that is not a blank or tab is '#'. So no name read can start with '#',
+// and graph.txt, whose lines start with a name, never holds a line that
+// reads back as a comment.
+func skip(l []byte) bool {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	return i == len(l) || l[i] == '#'
 }
 
 // fields splits a line "u v" (blanks or tabs between) into its two names.
@@ -104,7 +116,7 @@ func (p *producer) run(free <-chan *batch, full chan<- *batch, stop <-chan struc
 	}
 	lr := p.lines
 	for lr.next() {
-		if len(lr.line) == 0 || lr.line[0] == '#' {
+		if skip(lr.line) {
 			continue
 		}
 		if b == nil {

@@ -1,0 +1,136 @@
+package pipeline
+
+import (
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/robfig/cron/v3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+)
+
+// validate checks a merged job; a problem is reported at the line of the
+// field that caused it, or at the job's line for a value from defaults.
+func (d *decoder) validate(n *yaml.Node, j *Job) {
+	bad := func(field, format string, args ...any) {
+		at := n
+		if line, ok := d.lines[field]; ok {
+			at = &yaml.Node{Line: line}
+		}
+		d.errorf(at, jobCtx(j.Name), field, format, args...)
+	}
+	if !jobName.MatchString(j.Name) {
+		bad("name", "%q is not a safe path segment: want [a-z0-9][a-z0-9_-]*", j.Name)
+	}
+	if _, err := time.LoadLocation(j.Timezone); err != nil || j.Timezone == "" || strings.EqualFold(j.Timezone, "local") {
+		bad("timezone", "%q: want an IANA zone such as UTC or Europe/Paris (the host's own zone is not allowed)", j.Timezone)
+	} else if j.Schedule != "" {
+		if _, err := cron.ParseStandard(j.Schedule); err != nil || strings.Contains(j.Schedule, "TZ=") {
+			bad("schedule", "%q: %v (set the zone with timezone:, not in the expression)", j.Schedule, err)
+		}
+	}
+	if len(j.Seeds) == 0 {
+		bad("seeds", "empty: list at least one /wiki/Title page")
+	}
+	for _, s := range j.Seeds {
+		if _, ok := crawl.ArticleKey(s, nil); !ok {
+			bad("seeds", "%q is not an article path such as /wiki/Tennis", s)
+		}
+	}
+	if len(j.Topics) > 0 && crawl.NewTopics(j.Topics).Empty() {
+		bad("topics", "every entry is blank: give topic words, or remove topics for an unweighted crawl")
+	}
+	if j.MaxPages < 1 || j.MaxPages > Limits.MaxPages {
+		bad("max_pages", "must be between 1 and %d, got %d", Limits.MaxPages, j.MaxPages)
+	}
+	if len(j.Seeds) > Limits.Seeds {
+		bad("seeds", "%d seeds: at most %d", len(j.Seeds), Limits.Seeds)
+	}
+	if len(j.Topics) > Limits.Topics {
+		bad("topics", "%d topics: at most %d", len(j.Topics), Limits.Topics)
+	}
+	if len(j.Epsilons) > Limits.Epsilons {
+		bad("epsilons", "%d epsilons: at most %d", len(j.Epsilons), Limits.Epsilons)
+	}
+	if len(j.Epsilons) == 0 {
+		bad("epsilons", "empty: give at least one, e.g. [0.01]")
+	}
+	for _, e := range j.Epsilons {
+		if !(e >= Limits.MinEpsilon && e <= 2) {
+			bad("epsilons", "%v must be between %g and 2 (an L1 distance between rank vectors is at most 2)", e, Limits.MinEpsilon)
+		}
+	}
+	if !(j.Beta > 0 && j.Beta < 1) {
+		bad("beta", "%v must be in (0,1)", j.Beta)
+	}
+	if u, err := url.Parse(j.BaseURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		bad("base_url", "%q: want http(s)://host", j.BaseURL)
+	}
+	if i := strings.IndexFunc(j.UserAgent, unicode.IsControl); i >= 0 {
+		bad("user_agent", "holds the control character %q at byte %d: a header value must be one line of text", j.UserAgent[i], i)
+	} else if len(j.UserAgent) > 512 {
+		bad("user_agent", "is %d bytes: keep it under 512", len(j.UserAgent))
+	} else if strings.TrimSpace(j.UserAgent) == "" {
+		bad("user_agent", "required: Wikimedia's User-Agent policy asks for a name and contact, e.g. \"topicrank/0.1 (https://example.org; ops@example.org)\"")
+	} else if !strings.Contains(j.UserAgent, "@") && !strings.Contains(j.UserAgent, "http") {
+		bad("user_agent", "%q has no contact: add an e-mail address or URL (Wikimedia's User-Agent policy)", j.UserAgent)
+	}
+	if !(j.MaxRPS >= Limits.MinRPS && j.MaxRPS <= Limits.MaxRPS) {
+		bad("politeness.max_rps", "%v must be between %g and %g requests a second", j.MaxRPS, Limits.MinRPS, Limits.MaxRPS)
+	}
+	if j.Concurrency < 1 || j.Concurrency > 64 {
+		bad("politeness.concurrency", "%d must be between 1 and 64", j.Concurrency)
+	}
+	if _, ok := crawl.ParseScope(j.LinkScope); !ok {
+		bad("link_scope", "%q: want prose, body or legacy", j.LinkScope)
+	}
+	if _, err := crawl.ParseStrategy(j.Strategy); err != nil {
+		bad("strategy", "%v", err)
+	}
+	if _, err := crawl.ParseAdmission(j.Admission); err != nil {
+		bad("admission", "%v", err)
+	}
+	if j.MaxFrontier > Limits.MaxFrontier {
+		bad("max_frontier", "%d is above %d", j.MaxFrontier, Limits.MaxFrontier)
+	}
+	if j.MaxFrontier != 0 && j.MaxFrontier < j.MaxPages {
+		bad("max_frontier", "%d is below max_pages (%d): the frontier must hold at least a crawl's worth of pages", j.MaxFrontier, j.MaxPages)
+	}
+	if !(j.RelevanceThreshold >= 0 && j.RelevanceThreshold <= 1) {
+		bad("relevance_threshold", "%v must be in [0,1]", j.RelevanceThreshold)
+	}
+	for _, p := range j.TopicPages {
+		if st, err := os.Stat(p); err != nil {
+			bad("topic_pages", "%v", err)
+		} else if !st.Mode().IsRegular() {
+			bad("topic_pages", "%s is not a file", p)
+		}
+	}
+	if !(j.NearDuplicateThreshold > 0 && j.NearDuplicateThreshold <= 1) {
+		bad("near_duplicate_threshold", "%v must be in (0,1]", j.NearDuplicateThreshold)
+	}
+	if _, set := d.lines["max_depth"]; j.MaxDepth < 0 || set && j.MaxDepth == 0 {
+		bad("max_depth", "%d must be at least 1 (leave it out for no limit)", j.MaxDepth)
+	}
+	for _, f := range []struct {
+		name     string
+		patterns []string
+	}{{"include", j.Include}, {"exclude", j.Exclude}} {
+		for _, p := range f.patterns {
+			if _, err := regexp.Compile(p); err != nil {
+				bad(f.name, "%q is not a Go regexp: %v", p, err)
+			}
+		}
+	}
+	if j.RecheckMissing < 0 || j.RecheckMissing > 10*365*24*time.Hour {
+		bad("recheck_missing", "%v must be between 0 (ask every run) and 87600h", j.RecheckMissing)
+	}
+	if j.Keep < 0 {
+		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)
+	}
+}

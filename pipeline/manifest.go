@@ -74,6 +74,16 @@ type RankSummary struct {
 	Converged  bool    `json:"converged"`
 }
 
+// timed runs f as the named stage, recording its wall and CPU seconds.
+// The manifest is written inside the publish stage, so that stage times
+// the writing of tables and index, not its own publication.
+func (m *Manifest) timed(name string, f func()) {
+	t, cpu := time.Now(), cpuSeconds()
+	f()
+	m.StageSeconds[name] = time.Since(t).Seconds()
+	m.StageCPUSeconds[name] = cpuSeconds() - cpu
+}
+
 // record fills in what the stages produced.
 func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result, prev *publish.Previous) {
 	m.Robots = res.Robots

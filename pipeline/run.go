@@ -52,25 +52,19 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	}
 	defer unlock()
 	log := r.logger().With("job", job.Name, "run_id", m.RunID)
-	stage := func(name string, f func()) {
-		t, cpu := time.Now(), cpuSeconds()
-		f()
-		m.StageSeconds[name] = time.Since(t).Seconds()
-		m.StageCPUSeconds[name] = cpuSeconds() - cpu
-	}
 
 	var res *crawl.Result
-	stage("crawl", func() { res, err = r.crawl(ctx, job, dir, m, log) })
+	m.timed("crawl", func() { res, err = r.crawl(ctx, job, dir, m, log) })
 	if err != nil {
 		return nil, fail("crawl", err)
 	}
 	var g *graph.Graph
-	stage("graph", func() { g, err = BuildGraph(res) })
+	m.timed("graph", func() { g, err = BuildGraph(res) })
 	if err != nil {
 		return nil, fail("graph", err)
 	}
 	var ranks, topicRanks []rank.Result
-	stage("rank", func() {
+	m.timed("rank", func() {
 		ranks = rank.PageRank(g, job.Beta, job.Epsilons)
 		if res.Judged {
 			topicRanks = rank.TopicPageRank(g, job.Beta, job.Epsilons, relevances(res))
@@ -78,13 +72,11 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	})
 	var dupOf []int
 	var dupSim []float64
-	stage("text", func() { dupOf, dupSim = nearDuplicates(res, job.NearDuplicateThreshold) })
+	m.timed("text", func() { dupOf, dupSim = nearDuplicates(res, job.NearDuplicateThreshold) })
 	prev := r.previous(dir, log)
 	m.record(res, g, ranks, prev)
-	stage("publish", func() {
-		err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks,
-			TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev})
-	})
+	err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks,
+		TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev})
 	if err != nil {
 		return nil, fail("publish", err)
 	}
@@ -283,15 +275,13 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
 	}
-	t, cpu := time.Now(), cpuSeconds()
-	files, err := publish.Write(tmp, in)
-	m.StageSeconds["publish"], m.StageCPUSeconds["publish"] = time.Since(t).Seconds(), cpuSeconds()-cpu
+	var files []publish.File
+	var err error
+	m.timed("publish", func() { files, err = publish.Write(tmp, in) })
 	if err == nil {
-		t, cpu = time.Now(), cpuSeconds()
 		var index []publish.File
-		index, err = buildIndex(tmp, in)
+		m.timed("index", func() { index, err = buildIndex(tmp, in) })
 		files = append(files, index...)
-		m.StageSeconds["index"], m.StageCPUSeconds["index"] = time.Since(t).Seconds(), cpuSeconds()-cpu
 	}
 	if err == nil {
 		m.Files = files

@@ -147,6 +147,10 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 		t.Fatalf("LATEST = %q, run %q status %s", latest, m.RunID, m.Status)
 	}
 	got := verifyRun(t, filepath.Join(r.OutDir, "tennis", m.RunID))
+	// The manifest Run returns (what metrics count) is the one on disk.
+	if !reflect.DeepEqual(got.StageSeconds, m.StageSeconds) || !reflect.DeepEqual(got.StageCPUSeconds, m.StageCPUSeconds) {
+		t.Errorf("stage seconds returned %v %v, published %v %v", m.StageSeconds, m.StageCPUSeconds, got.StageSeconds, got.StageCPUSeconds)
+	}
 	if got.Counts.Vertices != 120 || got.Counts.Fetched+got.Counts.Failed != 120 || len(got.Ranks) != 2 {
 		t.Errorf("manifest counts %+v ranks %+v", got.Counts, got.Ranks)
 	}

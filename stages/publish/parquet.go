@@ -66,8 +66,9 @@ type table struct {
 	schema     *arrow.Schema
 	fw         *pqarrow.FileWriter
 	plain      []array.Builder // by column; nil for a dictionary column
-	small      map[int]*dictCol
-	vertices   map[int]*vertexCol
+	vertices   []*vertexCol    // by column; nil but for page names by vertex id
+	jobCol     *dictCol        // column 0
+	runCol     *dictCol        // column 1
 	job, runID string
 	pending    int   // rows appended since the last row group
 	rows       int64 // rows written
@@ -86,7 +87,7 @@ func newTable(w io.Writer, in *Input, fields []arrow.Field) (*table, error) {
 		return nil, err
 	}
 	t := &table{schema: schema, fw: fw, job: in.Job, runID: in.RunID, plain: make([]array.Builder, len(all)),
-		small: map[int]*dictCol{0: newDictCol(), 1: newDictCol()}, vertices: map[int]*vertexCol{}}
+		vertices: make([]*vertexCol, len(all)), jobCol: newDictCol(), runCol: newDictCol()}
 	for i, f := range all {
 		switch {
 		case i < 2:
@@ -134,8 +135,8 @@ func (t *table) boolean(i int) *array.BooleanBuilder {
 // endRow completes a row whose other columns are appended, and writes a
 // row group when one is full.
 func (t *table) endRow() {
-	t.small[0].append(t.job)
-	t.small[1].append(t.runID)
+	t.jobCol.append(t.job)
+	t.runCol.append(t.runID)
 	t.pending++
 	if t.pending == rowGroupRows {
 		t.flush()
@@ -145,13 +146,11 @@ func (t *table) endRow() {
 // flush writes the pending rows as a row group.
 func (t *table) flush() {
 	cols := make([]arrow.Array, len(t.plain))
-	for i := range cols {
-		switch {
-		case t.plain[i] != nil:
+	cols[0], cols[1] = t.jobCol.array(), t.runCol.array()
+	for i := 2; i < len(cols); i++ {
+		if t.plain[i] != nil {
 			cols[i] = t.plain[i].NewArray() // and empties the builder
-		case t.small[i] != nil:
-			cols[i] = t.small[i].array()
-		default:
+		} else {
 			cols[i] = t.vertices[i].array()
 		}
 	}

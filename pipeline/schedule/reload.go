@@ -90,14 +90,19 @@ func watch(path string) (*fsnotify.Watcher, error) {
 // files change too); SIGHUP always is.
 func (s *Scheduler) reload(ctx context.Context, why string, always bool) {
 	log := s.log().With("file", s.path, "trigger", why)
-	d := fileDigest(s.path)
+	b, readErr := os.ReadFile(s.path) // read once: what is parsed is what is digested
+	d := digest(b, readErr)
 	s.mu.Lock()
 	seen := d == s.digest || d == s.rejected // applied, or already reported
 	s.mu.Unlock()
 	if seen && !always {
 		return
 	}
-	cfg, err := pipeline.LoadConfig(s.path)
+	var cfg *pipeline.Config
+	var err error = &pipeline.Error{Op: "config", Kind: pipeline.Invalid, Err: readErr}
+	if readErr == nil {
+		cfg, err = pipeline.ParseConfig(s.path, b)
+	}
 	if err == nil {
 		var ch changes
 		ch, err = s.apply(ctx, cfg)
@@ -123,8 +128,10 @@ func (s *Scheduler) reload(ctx context.Context, why string, always bool) {
 }
 
 // fileDigest is the sha256 of the file's bytes ("" if unreadable).
-func fileDigest(path string) string {
-	b, err := os.ReadFile(path)
+func fileDigest(path string) string { return digest(os.ReadFile(path)) }
+
+// digest is the sha256 of b ("" if it could not be read).
+func digest(b []byte, err error) string {
 	if err != nil {
 		return ""
 	}

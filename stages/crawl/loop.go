@@ -114,9 +114,11 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 	var old Stored
 	var have bool
 	if c.cfg.State != nil {
-		if status, at, ok := c.cfg.State.Missing(key); ok && c.cfg.RecheckMissing > 0 && time.Since(at) < c.cfg.RecheckMissing {
-			return fetched{resp: Response{Status: status, Class: ClassHTTP, Err: fmt.Errorf("HTTP %d", status)},
-				at: time.Now().UTC(), replayed: true}
+		if c.cfg.RecheckMissing > 0 { // a page that answered 404/410 lately is not asked again
+			if status, at, ok := c.cfg.State.Missing(key); ok && time.Since(at) < c.cfg.RecheckMissing {
+				return fetched{resp: Response{Status: status, Class: ClassHTTP, Err: fmt.Errorf("HTTP %d", status)},
+					at: time.Now().UTC(), replayed: true}
+			}
 		}
 		var replay bool
 		old, replay, have = c.cfg.State.Load(key, c.digest)

@@ -61,9 +61,16 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line,
 // When the header names more vertices than the edges mention, the rest are
 // isolated vertices named "#<id>" so that PageRank sees the header's N.
 //
-// The input is read a megabyte at a time: memory holds each distinct name
-// once and the edges, never the whole file.
+// The input is read a few megabytes at a time and parsed on every core
+// (see edgeReader): memory holds each distinct name once and the edges,
+// never the whole file.
 func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
+	return readEdgeList(r, opt, windowSize, pieceSize)
+}
+
+// readEdgeList is ReadEdgeList with the sizes of its windows and pieces
+// given; tests make them tiny.
+func readEdgeList(r io.Reader, opt ReadOptions, window, piece int) (*Graph, ReadStats, error) {
 	st := ReadStats{Header: -1}
 	lr := newLineReader(r, chunkSize)
 	if !opt.NoHeader {
@@ -73,15 +80,14 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 		}
 	}
 	size := inputSize(r)
-	edges := int(size / 24)                                              // a guess: lines of about two dozen bytes
-	in := newInterner(max(min(st.Header, max(edges/8, 1<<20)), edges/8)) // never trust the header with memory
-	p := &producer{lines: lr, hash: in.hash, progress: opt.Progress, total: size}
-	src, dst, err := internEdges(p, in, st.Header, opt.Lenient, edges)
-	st.Lines = len(src)
+	er := newEdgeReader(st.Header, opt.Lenient, lr.lineNo, int(size/24)) // a guess: lines of about two dozen bytes
+	er.pieceSize = piece
+	err := er.readAll(newWindowReader(lr, window), progress(opt.Progress, size))
+	st.Lines = len(er.src)
 	if err != nil {
 		return nil, st, err
 	}
-	names := in.strings()
+	names, src, dst := er.finish()
 	if st.Header > len(names)+MaxIsolated(len(names)) {
 		if !opt.Lenient {
 			return nil, st, &SyntaxError{1, fmt.Sprintf("the header says %d vertices but the edges name %d: check the count (or pass -lenient to ignore it)", st.Header, len(names))}
@@ -98,42 +104,36 @@ func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
 	return g, st, err
 }
 
-// internEdges turns the remaining lines into edges between interned
-// names. The producer parses and hashes the lines on a second goroutine, a
-// few batches ahead, so that this one spends its time on the interning
-// table alone: on a large file that table's cache misses are most of the
-// cost.
-func internEdges(p *producer, in *interner, header int, lenient bool, capacity int) (src, dst []uint32, err error) {
-	const depth = 4
-	full, free := make(chan *batch, depth), make(chan *batch, depth)
-	for range depth {
-		free <- new(batch)
-	}
-	stop := make(chan struct{})
-	defer close(stop)
-	go p.run(free, full, stop)
+// progressStep is how many bytes of input pass between progress calls.
+const progressStep = 8 << 20
 
-	src, dst = make([]uint32, 0, capacity), make([]uint32, 0, capacity)
-	for b := range full {
-		for i := range 2 * b.n {
-			in.touch(b.hash[i])
+// progress returns what to call as input is read: f, every progressStep
+// bytes and at the end, if the input's size is known and not small.
+func progress(f func(done, total int64), total int64) func(done int64) {
+	reported := int64(0)
+	return func(done int64) {
+		if f == nil || total < progressStep {
+			return
 		}
-		for i := range b.n {
-			src = append(src, in.id(b.name(2*i), b.hash[2*i]))
-			dst = append(dst, in.id(b.name(2*i+1), b.hash[2*i+1]))
-			if header >= 0 && in.len() > header && !lenient {
-				return src, dst, &SyntaxError{b.lineNo[i], fmt.Sprintf("vertex %d is beyond the header's count of %d (use -lenient to accept)", in.len(), header)}
-			}
+		if done == total || done-reported >= progressStep {
+			reported = done
+			f(done, total)
 		}
-		if in.err != nil {
-			return src, dst, in.err
-		}
-		if b.err != nil {
-			return src, dst, b.err
-		}
-		free <- b
 	}
-	return src, dst, nil
+}
+
+// readAll reads the windows of w, reporting each window's end.
+func (er *edgeReader) readAll(w *windowReader, report func(done int64)) error {
+	for data := w.next(); data != nil; data = w.next() {
+		if err := er.window(data); err != nil {
+			return err
+		}
+		report(w.done + int64(len(data)))
+	}
+	if w.tooLong {
+		return &SyntaxError{er.lines + 1, fmt.Sprintf("longer than %d bytes: not an edge list?", MaxLine)}
+	}
+	return w.err
 }
 
 // inputSize returns the size of r if it is a regular file, else 0.

@@ -1,0 +1,124 @@
+package graph
+
+import (
+	"runtime"
+	"sort"
+)
+
+// The CSR is built with counting sorts, split over the cores by ranges
+// of edges: each worker counts its range into degrees of its own, and the
+// offsets are laid out vertex by vertex, worker after worker, so that
+// each vertex's edges keep their order (stable) however many workers
+// there are.
+
+// workers returns how many goroutines share a sort of m edges: small
+// graphs (every crawl) are not worth the goroutines and per-worker
+// counts.
+func workers(m int) int {
+	if m < 1<<20 {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), 8)
+}
+
+// layout turns per-worker counts into per-worker offsets (in place),
+// vertex by vertex and worker after worker, and returns the CSR offsets.
+func layout(n int, counts [][]uint64) []uint64 {
+	start := make([]uint64, n+1)
+	at := uint64(0)
+	for v := range n {
+		start[v] = at
+		for _, c := range counts {
+			k := c[v]
+			c[v] = at
+			at += k
+		}
+	}
+	start[n] = at
+	return start
+}
+
+// outCSR groups edges by source with a stable counting sort, dropping
+// self-loops and duplicates as it goes.
+func (b *Builder) outCSR(n int) ([]uint64, []uint32) {
+	w := workers(len(b.src))
+	bound := func(i int) int { return len(b.src) * i / w }
+	next := make([][]uint64, w)
+	parallel(w, func(i int) {
+		c := make([]uint64, n)
+		for j := bound(i); j < bound(i+1); j++ {
+			if u := b.src[j]; u != b.dst[j] {
+				c[u]++
+			}
+		}
+		next[i] = c
+	})
+	count := layout(n, next)
+	adj := make([]uint32, count[n])
+	parallel(w, func(i int) {
+		next := next[i]
+		for j := bound(i); j < bound(i+1); j++ {
+			if u, v := b.src[j], b.dst[j]; u != v {
+				adj[next[u]] = v
+				next[u]++
+			}
+		}
+	})
+	next = nil
+	b.SelfLoops = len(b.src) - int(count[n])
+	// Drop duplicates inside each source's run. lastSrc[v] remembers the
+	// latest source (plus one) that had an edge to v.
+	lastSrc := make([]uint32, n)
+	start := count // rewritten in place: start[u] <= count[u] always
+	w0 := uint64(0)
+	for u := 0; u < n; u++ {
+		lo, hi := count[u], count[u+1]
+		start[u] = w0
+		mark := uint32(u) + 1
+		for _, v := range adj[lo:hi] {
+			if lastSrc[v] == mark {
+				b.Duplicates++
+				continue
+			}
+			lastSrc[v] = mark
+			adj[w0] = v
+			w0++
+		}
+	}
+	start[n] = w0
+	return start, adj[:w0:w0]
+}
+
+// transpose returns the in-adjacency of an out-adjacency CSR; each vertex's
+// sources come out in increasing order.
+func transpose(n int, outStart []uint64, outAdj []uint32) ([]uint64, []uint32) {
+	w := workers(len(outAdj))
+	// Worker i takes the sources from[i] to from[i+1], about equal shares
+	// of the edges.
+	from := make([]int, w+1)
+	for i := 1; i <= w; i++ {
+		share := uint64(len(outAdj) * i / w)
+		from[i] = sort.Search(n, func(u int) bool { return outStart[u] >= share })
+	}
+	from[w] = n
+	next := make([][]uint64, w)
+	parallel(w, func(i int) {
+		c := make([]uint64, n)
+		for _, v := range outAdj[outStart[from[i]]:outStart[from[i+1]]] {
+			c[v]++
+		}
+		next[i] = c
+	})
+	start := layout(n, next)
+	adj := make([]uint32, len(outAdj))
+	parallel(w, func(i int) {
+		next := next[i]
+		for u := from[i]; u < from[i+1]; u++ {
+			for _, v := range outAdj[outStart[u]:outStart[u+1]] {
+				adj[next[v]] = uint32(u)
+				next[v]++
+			}
+		}
+	})
+	return start, adj
+}

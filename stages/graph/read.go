@@ -1,0 +1,202 @@
+package graph
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Sizes of the parallel reader's work. A window is read, then its pieces
+// are parsed on all cores, then its partitions are interned on all cores,
+// then its edges are written out; the next window follows.
+const (
+	windowSize = 4 << 20
+	pieceSize  = 256 << 10
+)
+
+// edgeReader turns windows of edge lines into edges between vertex ids
+// assigned in order of first mention, using every core: each piece of a
+// window is parsed by one worker, each hash partition of the names is
+// interned by one worker, and the local ids of the partitions are mapped
+// to first-mention ids once the whole input is read.
+type edgeReader struct {
+	seed      maphash.Seed
+	header    int // -1 without one
+	lenient   bool
+	pieceSize int
+
+	tables   [parts]table
+	pieces   []*piece // reused from window to window
+	src, dst []uint32 // interned ids (see table.intern) until finish
+	lines    int      // lines before the current window (the header's included)
+	named    int      // distinct names so far
+}
+
+// newEdgeReader returns a reader for a list whose header (-1 if none) and
+// first lines are read, expecting about capacity edges.
+func newEdgeReader(header int, lenient bool, lines, capacity int) *edgeReader {
+	er := &edgeReader{seed: maphash.MakeSeed(), header: header, lenient: lenient, pieceSize: pieceSize, lines: lines}
+	for p := range er.tables {
+		er.tables[p] = newTable() // they grow as needed: a guess too big would cost cache misses
+	}
+	er.src, er.dst = make([]uint32, 0, capacity), make([]uint32, 0, capacity)
+	return er
+}
+
+// window reads the edges of one window of whole lines. It returns the
+// first error in line order: a malformed line, or a vertex beyond the
+// header's count.
+func (er *edgeReader) window(data []byte) error {
+	pieces := er.split(data)
+	parallel(len(pieces), func(i int) {
+		pieces[i].parse(er.seed)
+		pieces[i].group()
+	})
+	var bad *piece
+	edges := len(er.src)
+	for i, pc := range pieces {
+		pc.firstLine, pc.base = er.lines, edges
+		er.lines += pc.lines
+		edges += pc.edges
+		if pc.errLine > 0 {
+			pieces, bad = pieces[:i+1], pc
+			break
+		}
+	}
+	var before [parts]int
+	for p := range er.tables {
+		before[p] = len(er.tables[p].names)
+	}
+	parallel(parts, func(p int) { er.tables[p].intern(p, pieces) })
+	named := er.named
+	for p := range er.tables {
+		if err := er.tables[p].err; err != nil {
+			return err
+		}
+		er.named += len(er.tables[p].names) - before[p]
+	}
+	if er.header >= 0 && er.named > er.header && !er.lenient {
+		return &SyntaxError{er.lineNamingVertex(er.header-named, before, pieces), fmt.Sprintf("vertex %d is beyond the header's count of %d (use -lenient to accept)", er.header+1, er.header)}
+	}
+	from := len(er.src)
+	er.src, er.dst = slices.Grow(er.src, edges-from)[:edges], slices.Grow(er.dst, edges-from)[:edges]
+	parallel(len(pieces), func(i int) {
+		pc := pieces[i]
+		pc.emit(er.src[pc.base:pc.base+pc.edges], er.dst[pc.base:pc.base+pc.edges])
+	})
+	if bad != nil {
+		return &SyntaxError{bad.firstLine + bad.errLine, bad.errMsg}
+	}
+	return nil
+}
+
+// split cuts a window into pieces of about pieceSize bytes of whole lines.
+func (er *edgeReader) split(data []byte) []*piece {
+	n := 0
+	for len(data) > 0 {
+		end := len(data)
+		if end > er.pieceSize {
+			if end = eol(data, er.pieceSize-1); end < len(data) {
+				if data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n' {
+					end++
+				}
+				end++
+			}
+		}
+		if n == len(er.pieces) {
+			er.pieces = append(er.pieces, new(piece))
+		}
+		er.pieces[n].data = data[:end]
+		data = data[end:]
+		n++
+	}
+	return er.pieces[:n]
+}
+
+// lineNamingVertex returns the line of the k'th name (from 0) first named
+// in this window.
+func (er *edgeReader) lineNamingVertex(k int, before [parts]int, pieces []*piece) int {
+	var firsts []uint64
+	for p := range er.tables {
+		firsts = append(firsts, er.tables[p].first[before[p]:]...)
+	}
+	slices.Sort(firsts)
+	edge := int(firsts[k] / 2)
+	for _, pc := range pieces {
+		if edge < pc.base+pc.edges {
+			return pc.firstLine + int(pc.lineOf[edge-pc.base])
+		}
+	}
+	panic("graph: a first mention outside the window")
+}
+
+// finish maps the interned ids of the edges to ids in order of first
+// mention, and returns the names by those ids.
+func (er *edgeReader) finish() (names []string, src, dst []uint32) {
+	// Mark the endpoints that first named a vertex; a vertex's id is the
+	// number of marks before its own.
+	endpoints := 2 * uint64(len(er.src))
+	marks := make([]uint64, (endpoints+63)/64)
+	for p := range er.tables {
+		for _, e := range er.tables[p].first {
+			marks[e/64] |= 1 << (e % 64)
+		}
+	}
+	ranks := make([]uint32, len(marks)) // marks before each word
+	n := uint32(0)
+	for i, m := range marks {
+		ranks[i] = n
+		n += uint32(bits.OnesCount64(m))
+	}
+	var base [parts]uint32 // partition p's local ids index ids[base[p]:]
+	for p := 1; p < parts; p++ {
+		base[p] = base[p-1] + uint32(len(er.tables[p-1].names))
+	}
+	names = make([]string, n)
+	ids := make([]uint32, n)
+	parallel(parts, func(p int) {
+		t := &er.tables[p]
+		for local, e := range t.first {
+			id := ranks[e/64] + uint32(bits.OnesCount64(marks[e/64]&(1<<(e%64)-1)))
+			ids[base[p]+uint32(local)] = id
+			s := t.names[local]
+			names[id] = string(t.arena[s.off : s.off+s.n])
+		}
+		*t = table{}
+	})
+	const chunk = 1 << 16
+	parallel((len(er.src)+chunk-1)/chunk, func(c int) {
+		lo, hi := c*chunk, min(len(er.src), (c+1)*chunk)
+		for _, s := range [2][]uint32{er.src[lo:hi], er.dst[lo:hi]} {
+			for i, x := range s {
+				s[i] = ids[base[x%parts]+x>>partBits]
+			}
+		}
+	})
+	return names, er.src, er.dst
+}
+
+// parallel calls f(0), ..., f(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}

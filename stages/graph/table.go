@@ -1,0 +1,115 @@
+package graph
+
+import (
+	"bytes"
+	"errors"
+	"math"
+)
+
+// table interns the names of one hash partition: local ids in order of
+// first mention, in an open-addressing table of 16-byte slots that keep
+// 31 bits of each name's hash, so that a lookup usually costs one slot
+// read plus, on a hit, one comparison, and growing moves slots without
+// hashing names again. Each distinct name is stored once, in an arena.
+type table struct {
+	arena []byte
+	slots []slot
+	mask  uint64
+	names []span   // by local id
+	first []uint64 // by local id: the input endpoint (2k source of edge k, 2k+1 its target) that first named it
+	err   error
+}
+
+// A slot's tag is hash bits 24 to 54 shifted up, with bit 0 set: 0 marks
+// an empty slot. Its place in the table is tag>>1 modulo the size, so a
+// tag compares the hash bits above those that placed it. (The top 8 bits
+// of the hash chose the partition.)
+type slot struct {
+	tag uint32
+	id  uint32
+	off uint32 // the name is arena[off:off+n]
+	n   uint32
+}
+
+type span struct{ off, n uint32 }
+
+func tag(h uint64) uint32 { return uint32(h>>23) | 1 }
+
+// maxLocal bounds a partition's names: an interned id is the local id and
+// the partition in 32 bits.
+const maxLocal = 1<<(32-partBits) - 1
+
+var errTooManyNames = errors.New("too many distinct vertex names (more than 4 billion, or 4 GB of them in one hash partition)")
+
+func newTable() table {
+	const size = 1024
+	return table{slots: make([]slot, size), mask: size - 1}
+}
+
+// intern looks up partition p's endpoints of every piece, in input order,
+// and sets their ids: local id << partBits | p.
+func (t *table) intern(p int, pieces []*piece) {
+	for _, pc := range pieces {
+		lo, hi := pc.start[p], pc.start[p+1]
+		from := uint32(0)
+		if lo > 0 {
+			from = pc.ents[lo-1].end
+		}
+		for j := lo; j < hi; j++ {
+			e := &pc.ents[j]
+			id := t.id(pc.names[from:e.end], tag(e.hash), uint64(2*pc.base)+uint64(e.pos))
+			pc.ids[j] = id<<partBits | uint32(p)
+			from = e.end
+		}
+	}
+}
+
+// id returns the local id of name, whose tag is tg, adding it if new as
+// first named by endpoint at.
+func (t *table) id(name []byte, tg uint32, at uint64) uint32 {
+	for i := uint64(tg>>1) & t.mask; ; i = (i + 1) & t.mask {
+		s := &t.slots[i]
+		switch {
+		case s.tag == 0:
+			return t.add(s, name, tg, at)
+		case s.tag == tg && int(s.n) == len(name) && bytes.Equal(t.arena[s.off:s.off+s.n], name):
+			return s.id
+		}
+	}
+}
+
+// add stores a new name in the empty slot s.
+func (t *table) add(s *slot, name []byte, tg uint32, at uint64) uint32 {
+	if len(t.arena)+len(name) > math.MaxUint32 || len(t.names) >= maxLocal {
+		t.err = errTooManyNames
+		return 0
+	}
+	id := uint32(len(t.names))
+	off := uint32(len(t.arena))
+	t.arena = append(t.arena, name...)
+	*s = slot{tag: tg, id: id, off: off, n: uint32(len(name))}
+	t.names = append(t.names, span{off, uint32(len(name))})
+	t.first = append(t.first, at)
+	if 2*len(t.names) > len(t.slots) {
+		t.grow()
+	}
+	return id
+}
+
+// grow doubles the table.
+func (t *table) grow() {
+	old := t.slots
+	t.slots = make([]slot, 2*len(old))
+	t.mask = uint64(len(t.slots)) - 1
+	adviseHugePages(t.slots)
+	for _, s := range old {
+		if s.tag == 0 {
+			continue
+		}
+		i := uint64(s.tag>>1) & t.mask
+		for t.slots[i].tag != 0 {
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = s
+	}
+}

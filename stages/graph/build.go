@@ -66,41 +66,75 @@ func (b *Builder) outCSR(n int) ([]uint64, []uint32) {
 	})
 	next = nil
 	b.SelfLoops = len(b.src) - int(count[n])
-	// Drop duplicates inside each source's run. lastSrc[v] remembers the
-	// latest source (plus one) that had an edge to v.
-	lastSrc := make([]uint32, n)
-	start := count // rewritten in place: start[u] <= count[u] always
-	w0 := uint64(0)
-	for u := 0; u < n; u++ {
-		lo, hi := count[u], count[u+1]
-		start[u] = w0
-		mark := uint32(u) + 1
-		for _, v := range adj[lo:hi] {
-			if lastSrc[v] == mark {
-				b.Duplicates++
-				continue
+	start, adj, dups := dedup(n, count, adj)
+	b.Duplicates = dups
+	return start, adj
+}
+
+// dedup drops repeated targets inside each source's run of adj (runs at
+// offsets count) and returns the offsets of the shortened runs. Workers
+// take ranges of sources, compact them in place, and the compacted blocks
+// are then moved together.
+func dedup(n int, count []uint64, adj []uint32) ([]uint64, []uint32, int) {
+	from := shares(n, count, workers(len(adj)))
+	w := len(from) - 1
+	start := make([]uint64, n+1)
+	end := make([]uint64, w) // of worker i's compacted block
+	dups := make([]int, w)
+	parallel(w, func(i int) {
+		// lastSrc[v] remembers the latest source (plus one) that had an
+		// edge to v.
+		lastSrc := make([]uint32, n)
+		at := count[from[i]]
+		for u := from[i]; u < from[i+1]; u++ {
+			start[u] = at
+			mark := uint32(u) + 1
+			for _, v := range adj[count[u]:count[u+1]] {
+				if lastSrc[v] == mark {
+					dups[i]++
+					continue
+				}
+				lastSrc[v] = mark
+				adj[at] = v
+				at++
 			}
-			lastSrc[v] = mark
-			adj[w0] = v
-			w0++
 		}
+		end[i] = at
+	})
+	at, total := uint64(0), 0
+	for i := range w {
+		lo := count[from[i]]
+		copy(adj[at:], adj[lo:end[i]])
+		if shift := lo - at; shift > 0 {
+			for u := from[i]; u < from[i+1]; u++ {
+				start[u] -= shift
+			}
+		}
+		at += end[i] - lo
+		total += dups[i]
 	}
-	start[n] = w0
-	return start, adj[:w0:w0]
+	start[n] = at
+	return start, adj[:at:at], total
+}
+
+// shares splits the vertices 0..n-1 into w ranges of about equal numbers
+// of edges, by their CSR offsets: range i is from[i] to from[i+1].
+func shares(n int, offsets []uint64, w int) (from []int) {
+	from = make([]int, w+1)
+	edges := offsets[n]
+	for i := 1; i < w; i++ {
+		share := edges * uint64(i) / uint64(w)
+		from[i] = sort.Search(n, func(u int) bool { return offsets[u] >= share })
+	}
+	from[w] = n
+	return from
 }
 
 // transpose returns the in-adjacency of an out-adjacency CSR; each vertex's
 // sources come out in increasing order.
 func transpose(n int, outStart []uint64, outAdj []uint32) ([]uint64, []uint32) {
-	w := workers(len(outAdj))
-	// Worker i takes the sources from[i] to from[i+1], about equal shares
-	// of the edges.
-	from := make([]int, w+1)
-	for i := 1; i <= w; i++ {
-		share := uint64(len(outAdj) * i / w)
-		from[i] = sort.Search(n, func(u int) bool { return outStart[u] >= share })
-	}
-	from[w] = n
+	from := shares(n, outStart, workers(len(outAdj)))
+	w := len(from) - 1
 	next := make([][]uint64, w)
 	parallel(w, func(i int) {
 		c := make([]uint64, n)

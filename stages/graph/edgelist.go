@@ -65,12 +65,17 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line,
 // (see edgeReader): memory holds each distinct name once and the edges,
 // never the whole file.
 func ReadEdgeList(r io.Reader, opt ReadOptions) (*Graph, ReadStats, error) {
-	return readEdgeList(r, opt, windowSize, pieceSize)
+	return readEdgeList(r, opt, sizes{windowSize, pieceSize, progressStep})
 }
 
-// readEdgeList is ReadEdgeList with the sizes of its windows and pieces
-// given; tests make them tiny.
-func readEdgeList(r io.Reader, opt ReadOptions, window, piece int) (*Graph, ReadStats, error) {
+// sizes are the reader's units of work and progress; tests make them
+// tiny.
+type sizes struct {
+	window, piece int
+	progress      int64 // bytes between progress calls
+}
+
+func readEdgeList(r io.Reader, opt ReadOptions, sz sizes) (*Graph, ReadStats, error) {
 	st := ReadStats{Header: -1}
 	lr := newLineReader(r, chunkSize)
 	if !opt.NoHeader {
@@ -81,8 +86,8 @@ func readEdgeList(r io.Reader, opt ReadOptions, window, piece int) (*Graph, Read
 	}
 	size := inputSize(r)
 	er := newEdgeReader(st.Header, opt.Lenient, lr.lineNo, int(size/24)) // a guess: lines of about two dozen bytes
-	er.pieceSize = piece
-	err := er.readAll(newWindowReader(lr, window), progress(opt.Progress, size))
+	er.pieceSize = sz.piece
+	err := er.readAll(newWindowReader(lr, sz.window), progress(opt.Progress, size, sz.progress))
 	st.Lines = len(er.src)
 	if err != nil {
 		return nil, st, err
@@ -107,28 +112,45 @@ func readEdgeList(r io.Reader, opt ReadOptions, window, piece int) (*Graph, Read
 // progressStep is how many bytes of input pass between progress calls.
 const progressStep = 8 << 20
 
-// progress returns what to call as input is read: f, every progressStep
-// bytes and at the end, if the input's size is known and not small.
-func progress(f func(done, total int64), total int64) func(done int64) {
+// progress returns what to call as input is read: f, every step bytes
+// and at the end, if the input's size is known and not under a step.
+func progress(f func(done, total int64), total, step int64) func(done int64) {
 	reported := int64(0)
 	return func(done int64) {
-		if f == nil || total < progressStep {
+		if f == nil || total < step {
 			return
 		}
-		if done == total || done-reported >= progressStep {
+		if done == total || done-reported >= step {
 			reported = done
 			f(done, total)
 		}
 	}
 }
 
-// readAll reads the windows of w, reporting each window's end.
+// readAll reads the windows of w, reporting each window's end. The next
+// window is read while one is parsed.
 func (er *edgeReader) readAll(w *windowReader, report func(done int64)) error {
-	for data := w.next(); data != nil; data = w.next() {
-		if err := er.window(data); err != nil {
+	type window struct {
+		data []byte
+		done int64
+	}
+	windows, stop := make(chan window), make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(windows)
+		for data := w.next(); data != nil; data = w.next() {
+			select {
+			case windows <- window{data, w.done + int64(len(data))}:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for win := range windows {
+		if err := er.window(win.data); err != nil {
 			return err
 		}
-		report(w.done + int64(len(data)))
+		report(win.done)
 	}
 	if w.tooLong {
 		return &SyntaxError{er.lines + 1, fmt.Sprintf("longer than %d bytes: not an edge list?", MaxLine)}

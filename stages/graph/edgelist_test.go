@@ -85,7 +85,8 @@ func TestReadErrorsNameTheLine(t *testing.T) {
 }
 
 func TestReadProgress(t *testing.T) {
-	in := "1500001\n" + chain(1500000) // about 21 MB: calls on the way, one at the end
+	in := "100001\n" + chain(100000) // about 1.2 MB: in steps of 256 KiB, calls on the way, one at the end
+	sz := sizes{window: 64 << 10, piece: 4 << 10, progress: 256 << 10}
 	path := filepath.Join(t.TempDir(), "g.txt")
 	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestReadProgress(t *testing.T) {
 	defer f.Close()
 	var calls [][2]int64
 	opt := ReadOptions{Progress: func(done, total int64) { calls = append(calls, [2]int64{done, total}) }}
-	if _, _, err := ReadEdgeList(f, opt); err != nil {
+	if _, _, err := readEdgeList(f, opt, sz); err != nil {
 		t.Fatal(err)
 	}
 	total := int64(len(in))
@@ -109,13 +110,13 @@ func TestReadProgress(t *testing.T) {
 		if i > 0 {
 			prev = calls[i-1][0]
 		}
-		if c[0]-prev < progressStep || c[1] != total {
-			t.Errorf("progress calls %v: call %d is less than %d bytes after the one before", calls, i, progressStep)
+		if c[0]-prev < sz.progress || c[1] != total {
+			t.Errorf("progress calls %v: call %d is less than %d bytes after the one before", calls, i, sz.progress)
 		}
 	}
 	// A reader of unknown size reports nothing.
 	calls = nil
-	if _, _, err := ReadEdgeList(strings.NewReader(in), opt); err != nil || len(calls) != 0 {
+	if _, _, err := readEdgeList(strings.NewReader(in), opt, sz); err != nil || len(calls) != 0 {
 		t.Errorf("unknown size: err %v, progress calls %v", err, calls)
 	}
 }

@@ -92,7 +92,7 @@ func randomEdgeList(rng *rand.Rand) string {
 func checkAgainstPlain(t *testing.T, in string, lenient bool, window, piece int) {
 	t.Helper()
 	names, src, dst, errLine := readPlainly(in, lenient)
-	g, _, err := readEdgeList(strings.NewReader(in), ReadOptions{Lenient: lenient}, window, piece)
+	g, _, err := readEdgeList(strings.NewReader(in), ReadOptions{Lenient: lenient}, sizes{window, piece, progressStep})
 	var se *SyntaxError
 	switch {
 	case errLine >= 0:

@@ -35,7 +35,6 @@ type piece struct {
 	part  []uint8 // partition of each endpoint
 	start [parts + 1]int32
 	ents  []entry  // partition p's endpoints are ents[start[p]:start[p+1]], in line order
-	names []byte   // their names, back to back in the same order
 	ids   []uint32 // interned ids of ents (see table.intern)
 
 	// Placed in the input, between parsing and interning.
@@ -49,9 +48,9 @@ type rawName struct {
 }
 
 type entry struct {
-	hash uint64
-	end  uint32 // the name ends at names[end]; it starts where the previous one ends
-	pos  uint32 // the endpoint's index in the piece
+	hash     uint64
+	off, end uint32 // the name is data[off:end]
+	pos      uint32 // the endpoint's index in the piece
 }
 
 // parse splits data into edges and hashes their names. It stops at the
@@ -103,32 +102,24 @@ func (pc *piece) fail(start int) {
 	}
 }
 
-// group orders the endpoints by partition (a stable counting sort),
-// copying their names next to each other.
+// group orders the endpoints by partition (a stable counting sort).
 func (pc *piece) group() {
 	var count [parts]int32
-	var size [parts + 1]uint32
 	for _, r := range pc.raw {
-		p := r.hash >> (64 - partBits)
-		count[p]++
-		size[p+1] += r.end - r.off
+		count[r.hash>>(64-partBits)]++
 	}
 	var next [parts]int32
 	for p := range parts {
 		pc.start[p+1] = pc.start[p] + count[p]
 		next[p] = pc.start[p]
-		size[p+1] += size[p]
 	}
 	n := len(pc.raw)
 	pc.part = resize(pc.part, n)
 	pc.ents = resize(pc.ents, n)
 	pc.ids = resize(pc.ids, n)
-	pc.names = resize(pc.names, int(size[parts]))
 	for i, r := range pc.raw {
 		p := r.hash >> (64 - partBits)
-		at := size[p] + uint32(copy(pc.names[size[p]:], pc.data[r.off:r.end]))
-		size[p] = at
-		pc.ents[next[p]] = entry{hash: r.hash, end: at, pos: uint32(i)}
+		pc.ents[next[p]] = entry{hash: r.hash, off: r.off, end: r.end, pos: uint32(i)}
 		next[p]++
 		pc.part[i] = uint8(p)
 	}

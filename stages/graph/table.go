@@ -50,16 +50,10 @@ func newTable() table {
 // and sets their ids: local id << partBits | p.
 func (t *table) intern(p int, pieces []*piece) {
 	for _, pc := range pieces {
-		lo, hi := pc.start[p], pc.start[p+1]
-		from := uint32(0)
-		if lo > 0 {
-			from = pc.ents[lo-1].end
-		}
-		for j := lo; j < hi; j++ {
+		for j := pc.start[p]; j < pc.start[p+1]; j++ {
 			e := &pc.ents[j]
-			id := t.id(pc.names[from:e.end], tag(e.hash), uint64(2*pc.base)+uint64(e.pos))
+			id := t.id(pc.data[e.off:e.end], tag(e.hash), uint64(2*pc.base)+uint64(e.pos))
 			pc.ids[j] = id<<partBits | uint32(p)
-			from = e.end
 		}
 	}
 }

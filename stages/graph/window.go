@@ -6,11 +6,14 @@ import (
 )
 
 // windowReader hands out the input a window of whole lines at a time:
-// the lines of a window are parsed in parallel, and memory holds one
-// window, never the whole file.
+// the lines of a window are parsed in parallel, and memory holds two
+// windows, never the whole file. A window stays valid until the next but
+// one call of next, so that the next window can be read while one is
+// parsed.
 type windowReader struct {
-	r    io.Reader
-	buf  []byte
+	r     io.Reader
+	buf   []byte
+	spare []byte // the buffer of the window before
 	size int   // the bytes a window aims at
 	n    int   // buf[:n] is read
 	cut  int   // buf[:cut] was the last window
@@ -40,7 +43,12 @@ func (w *windowReader) next() []byte {
 		return nil
 	}
 	w.done += int64(w.cut)
-	w.n = copy(w.buf, w.buf[w.cut:w.n])
+	last := w.buf
+	if len(w.spare) < len(last) {
+		w.spare = make([]byte, len(last))
+	}
+	w.buf, w.spare = w.spare, last
+	w.n = copy(w.buf, last[w.cut:w.n])
 	w.cut = 0
 	ends := lineEnds(w.buf[:w.n]) // buf[:ends] is whole lines
 	// Read until the window is full, holds a whole line and does not end

@@ -14,10 +14,10 @@ type windowReader struct {
 	r     io.Reader
 	buf   []byte
 	spare []byte // the buffer of the window before
-	size int   // the bytes a window aims at
-	n    int   // buf[:n] is read
-	cut  int   // buf[:cut] was the last window
-	done int64 // input bytes before buf[0]
+	size  int    // the bytes a window aims at
+	n     int    // buf[:n] is read
+	cut   int    // buf[:cut] was the last window
+	done  int64  // input bytes before buf[0]
 
 	eof      bool  // r has nothing more
 	err      error // why r stopped, if not io.EOF

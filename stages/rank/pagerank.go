@@ -125,9 +125,10 @@ type iteration struct {
 	tiles   *tiling
 	cur     []float64                // P_t
 	nxt     []float64                // P_{t+1}
-	contrib []float64                // P_t(u)/out(u), 0 for sinks; padded to whole segments
+	contrib []float64                // P_t(u)/out(u), 0 for sinks; padded to whole segments, and 1<<16 beyond (see accumulate)
 	invOut  []float64                // 1/out(u), 0 for sinks
 	sinks   []float64                // rank mass on sinks, per chunk
+	sinkIDs [][]uint32               // the sinks, per chunk
 	resid   []float64                // |P_{t+1} - P_t|, per block
 	sums    []*[1 << dstBits]float64 // per worker, zero between blocks
 	// teleport, if set, is where the teleport and sink mass go (topic-
@@ -143,9 +144,10 @@ func newIteration(g *graph.Graph, beta float64) *iteration {
 		beta: beta, n: n, tiles: tiles,
 		cur:     make([]float64, n),
 		nxt:     make([]float64, n),
-		contrib: make([]float64, tiles.segments*segmentSize),
+		contrib: make([]float64, tiles.segments*segmentSize+1<<16),
 		invOut:  make([]float64, n),
 		sinks:   make([]float64, (n+chunkSize-1)/chunkSize),
+		sinkIDs: make([][]uint32, (n+chunkSize-1)/chunkSize),
 		resid:   make([]float64, len(tiles.blocks)-1),
 		sums:    make([]*[1 << dstBits]float64, workers),
 	}
@@ -156,6 +158,8 @@ func newIteration(g *graph.Graph, beta float64) *iteration {
 		it.cur[v] = 1 / float64(n)
 		if d := g.OutDegree(uint32(v)); d > 0 {
 			it.invOut[v] = 1 / float64(d)
+		} else {
+			it.sinkIDs[v/chunkSize] = append(it.sinkIDs[v/chunkSize], uint32(v))
 		}
 	}
 	return it
@@ -166,12 +170,14 @@ func (it *iteration) step() float64 {
 	// Pass 1: contributions and the rank mass sitting on sinks.
 	parallel(len(it.sinks), len(it.sums), func(_, c int) {
 		lo, hi := c*chunkSize, min((c+1)*chunkSize, it.n)
+		cur := it.cur[lo:hi]
+		invOut, contrib := it.invOut[lo:hi:hi][:len(cur)], it.contrib[lo:hi:hi][:len(cur)]
+		for v, p := range cur {
+			contrib[v] = p * invOut[v]
+		}
 		sink := 0.0
-		for v := lo; v < hi; v++ {
-			if it.invOut[v] == 0 {
-				sink += it.cur[v]
-			}
-			it.contrib[v] = it.cur[v] * it.invOut[v]
+		for _, v := range it.sinkIDs[c] {
+			sink += it.cur[v]
 		}
 		it.sinks[c] = sink
 	})
@@ -183,29 +189,34 @@ func (it *iteration) step() float64 {
 	t := it.tiles
 	parallel(len(it.resid), len(it.sums), func(w, b int) {
 		sums := it.sums[w]
+		lower, upper := (*[1 << halfBits]float64)(sums[:]), (*[1 << halfBits]float64)(sums[1<<halfBits:])
 		for s := range t.segments {
 			tile := b*t.segments + s
-			contrib := (*[segmentSize]float64)(it.contrib[s*segmentSize:])
-			accumulate(sums, contrib, t.edges[t.tiles[tile]:t.tiles[tile+1]])
+			contrib := (*[1 << 16]float64)(it.contrib[s*segmentSize:])
+			lo, half, hi := t.tiles[tile], t.halves[tile], t.tiles[tile+1]
+			accumulate(lower, contrib, t.edges[lo:half])
+			accumulate(upper, contrib, t.edges[half:hi])
 		}
 		lo, hi := t.blocks[b], t.blocks[b+1]
-		res := 0.0
+		cur := it.cur[lo:hi]
+		nxt, sum := it.nxt[lo:hi:hi][:len(cur)], sums[:len(cur)]
+		beta, res := it.beta, 0.0
 		if it.teleport == nil {
-			for v := lo; v < hi; v++ {
-				p := base + it.beta*sums[v-lo]
-				sums[v-lo] = 0
-				it.nxt[v] = p
-				res += math.Abs(p - it.cur[v])
+			for v, p := range sum {
+				p = base + beta*p
+				nxt[v] = p
+				res += math.Abs(p - cur[v])
 			}
 		} else {
 			mass := (1 - it.beta) + it.beta*sink
-			for v := lo; v < hi; v++ {
-				p := mass*it.teleport[v] + it.beta*sums[v-lo]
-				sums[v-lo] = 0
-				it.nxt[v] = p
-				res += math.Abs(p - it.cur[v])
+			teleport := it.teleport[lo:hi:hi][:len(cur)]
+			for v, p := range sum {
+				p = mass*teleport[v] + beta*p
+				nxt[v] = p
+				res += math.Abs(p - cur[v])
 			}
 		}
+		clear(sum)
 		it.resid[b] = res
 	})
 	it.cur, it.nxt = it.nxt, it.cur

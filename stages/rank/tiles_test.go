@@ -48,9 +48,12 @@ func TestTilingHoldsEveryEdge(t *testing.T) {
 	for b := range len(tl.blocks) - 1 {
 		for s := range tl.segments {
 			tile := b*tl.segments + s
-			for _, e := range tl.edges[tl.tiles[tile]:tl.tiles[tile+1]] {
-				v := tl.blocks[b] + int(e>>srcBits)
-				u := uint32(s*segmentSize) + e&(segmentSize-1)
+			for i := tl.tiles[tile]; i < tl.tiles[tile+1]; i++ {
+				v := tl.blocks[b] + int(tl.edges[i]&0xffff)
+				if i >= tl.halves[tile] {
+					v += 1 << halfBits
+				}
+				u := uint32(s*segmentSize) + tl.edges[i]>>16
 				in[v] = append(in[v], u)
 			}
 		}

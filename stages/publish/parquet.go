@@ -20,8 +20,9 @@ const rowGroupRows = 1 << 20
 
 // writerProps are the Parquet settings of a table: zstd, column
 // statistics, dictionary encoding for text (names repeat) and not for
-// numbers, where hashing every value costs more than zstd saves.
-func writerProps(fields []arrow.Field) *parquet.WriterProperties {
+// numbers, where hashing every value costs more than zstd saves, nor for a
+// column of distinct values (see distinct).
+func writerProps(fields []arrow.Field, distinct map[string]bool) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithDictionaryDefault(false),
@@ -32,7 +33,7 @@ func writerProps(fields []arrow.Field) *parquet.WriterProperties {
 		parquet.WithDictionaryPageSizeLimit(256 << 20),
 	} // created_by stays arrow-go's own: readers use it to know the writer's quirks
 	for i, f := range fields {
-		if f.Type.ID() == arrow.STRING || f.Type.ID() == arrow.DICTIONARY {
+		if (f.Type.ID() == arrow.STRING || f.Type.ID() == arrow.DICTIONARY) && !distinct[f.Name] {
 			opts = append(opts, parquet.WithDictionaryFor(f.Name, true))
 		}
 		// Page names given by vertex id carry no min/max statistics: those
@@ -43,8 +44,18 @@ func writerProps(fields []arrow.Field) *parquet.WriterProperties {
 		}
 	}
 	return parquet.NewWriterProperties(opts...)
-
 }
+
+// distinct marks a text column whose values are all different (the page
+// column of pages, degrees and ranks): a dictionary would hold every value
+// and add an index per row, and building it hashes every string, the
+// largest cost of writing those tables. Such a column is written plainly.
+func distinct(f arrow.Field) arrow.Field {
+	f.Metadata = arrow.NewMetadata([]string{distinctKey}, []string{"true"})
+	return f
+}
+
+const distinctKey = "topicrank.distinct"
 
 // A tableSpec is one published table: its columns after job and run_id,
 // which every table carries so that globs across jobs and nights need no
@@ -70,6 +81,7 @@ type table struct {
 	jobCol     *dictCol        // column 0
 	runCol     *dictCol        // column 1
 	job, runID string
+	names      []string // by vertex id, made safe
 	pending    int   // rows appended since the last row group
 	rows       int64 // rows written
 	err        error // the first write error; later rows are dropped
@@ -77,8 +89,15 @@ type table struct {
 
 func newTable(w io.Writer, in *Input, fields []arrow.Field) (*table, error) {
 	all := append([]arrow.Field{field("job", tDict, false), field("run_id", tDict, false)}, fields...)
+	plain := map[string]bool{}
+	for i, f := range all {
+		if f.Metadata.FindKey(distinctKey) >= 0 {
+			plain[f.Name] = true
+			all[i].Metadata = arrow.Metadata{} // a mark for writerProps, not for readers
+		}
+	}
 	schema := arrow.NewSchema(all, nil)
-	fw, err := pqarrow.NewFileWriter(schema, w, writerProps(all), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	fw, err := pqarrow.NewFileWriter(schema, w, writerProps(all, plain), pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, err
 	}
@@ -86,13 +105,13 @@ func newTable(w io.Writer, in *Input, fields []arrow.Field) (*table, error) {
 	if err := fw.AppendKeyValueMetadata("topicrank.version", version.String()); err != nil {
 		return nil, err
 	}
-	t := &table{schema: schema, fw: fw, job: in.Job, runID: in.RunID, plain: make([]array.Builder, len(all)),
+	t := &table{schema: schema, fw: fw, job: in.Job, runID: in.RunID, names: in.safeNames(), plain: make([]array.Builder, len(all)),
 		vertices: make([]*vertexCol, len(all)), jobCol: newDictCol(), runCol: newDictCol()}
 	for i, f := range all {
 		switch {
 		case i < 2:
 		case arrow.TypeEqual(f.Type, tDict):
-			t.vertices[i] = newVertexCol(in.safeNames())
+			t.vertices[i] = newVertexCol(t.names)
 		default:
 			t.plain[i] = array.NewBuilder(memory.DefaultAllocator, f.Type)
 		}
@@ -113,6 +132,10 @@ func (t *table) name(i int) strCol { return strCol{t.plain[i].(*array.StringBuil
 
 // vertex is a page-name column given by vertex id (a tDict field).
 func (t *table) vertex(i int) *vertexCol { return t.vertices[i] }
+
+// page appends vertex v's name to a text column (made safe once per
+// vertex: Input.safeNames).
+func (t *table) page(i int, v uint32) { t.plain[i].(*array.StringBuilder).Append(t.names[v]) }
 
 // strCol appends strings through a cleaning function.
 type strCol struct {

@@ -12,7 +12,7 @@ import (
 
 func pagesTable(in *Input) tableSpec {
 	fields := []arrow.Field{
-		field("page", tString, false),
+		distinct(field("page", tString, false)),
 		field("vertex_id", tInt32, false),
 		field("discovery_order", tInt32, false),
 		field("weight", tFloat64, false),
@@ -109,7 +109,7 @@ func edgesTable(in *Input) tableSpec {
 
 func degreesTable(in *Input) tableSpec {
 	fields := []arrow.Field{
-		field("page", tDict, false),
+		distinct(field("page", tString, false)),
 		field("vertex_id", tInt32, false),
 		field("in_degree", tInt32, false),
 		field("out_degree", tInt32, false),
@@ -117,7 +117,7 @@ func degreesTable(in *Input) tableSpec {
 	return tableSpec{fields, func(t *table) {
 		g := in.Graph
 		for v := range g.NumVertices() {
-			t.vertex(2).Append(uint32(v))
+			t.page(2, uint32(v))
 			t.i32(3).Append(int32(v))
 			t.i32(4).Append(int32(g.InDegree(uint32(v))))
 			t.i32(5).Append(int32(g.OutDegree(uint32(v))))
@@ -129,7 +129,7 @@ func degreesTable(in *Input) tableSpec {
 func ranksTable(in *Input, r rank.Result) tableSpec {
 	fields := []arrow.Field{
 		field("epsilon", tFloat64, false),
-		field("page", tDict, false),
+		distinct(field("page", tString, false)),
 		field("vertex_id", tInt32, false),
 		field("rank", tFloat64, false),
 		field("position", tInt32, false),
@@ -139,7 +139,7 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 	return tableSpec{fields, func(t *table) {
 		for pos, v := range rank.Order(r.Ranks) {
 			t.f64(2).Append(r.Epsilon)
-			t.vertex(3).Append(v)
+			t.page(3, v)
 			t.i32(4).Append(int32(v))
 			t.f64(5).Append(r.Ranks[v])
 			t.i32(6).Append(int32(pos + 1))

@@ -82,9 +82,9 @@ type table struct {
 	runCol     *dictCol        // column 1
 	job, runID string
 	names      []string // by vertex id, made safe
-	pending    int   // rows appended since the last row group
-	rows       int64 // rows written
-	err        error // the first write error; later rows are dropped
+	pending    int      // rows appended since the last row group
+	rows       int64    // rows written
+	err        error    // the first write error; later rows are dropped
 }
 
 func newTable(w io.Writer, in *Input, fields []arrow.Field) (*table, error) {

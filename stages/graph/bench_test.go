@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -65,6 +66,30 @@ func BenchmarkBuild(b *testing.B) {
 	for range b.N {
 		gb := &Builder{names: names, src: src, dst: dst}
 		if _, err := gb.Build(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteEdgeList writes the graph of $TOPICRANK_BENCH_GRAPH back
+// as an edge list (graph.txt of a published run).
+func BenchmarkWriteEdgeList(b *testing.B) {
+	path := os.Getenv("TOPICRANK_BENCH_GRAPH")
+	if path == "" {
+		b.Skip("set TOPICRANK_BENCH_GRAPH to an edge-list file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, _, err := ReadEdgeList(f, ReadOptions{})
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := WriteEdgeList(io.Discard, g); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -179,21 +178,32 @@ func clip(b []byte) string {
 }
 
 // WriteEdgeList writes g in the edge-list format: the vertex count, then
-// each edge as "u v", grouped by source in vertex-id order.
+// each edge as "u v", grouped by source in vertex-id order. Lines are
+// appended to a buffer and written 64 KiB at a time: a write per name
+// through bufio cost more than everything else.
 func WriteEdgeList(w io.Writer, g *Graph) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	fmt.Fprintf(bw, "%d\n", g.NumVertices())
 	safe := make([]string, g.NumVertices()) // shares the names that need no change
 	for i, n := range g.names {
 		safe[i] = names.Safe(n)
 	}
+	const flushAt = 64 << 10
+	buf := make([]byte, 0, flushAt+2*MaxLine)
+	buf = append(strconv.AppendInt(buf, int64(g.NumVertices()), 10), '\n')
 	for u := range g.NumVertices() {
+		su := safe[u]
 		for _, v := range g.Out(uint32(u)) {
-			bw.WriteString(safe[u])
-			bw.WriteByte(' ')
-			bw.WriteString(safe[v])
-			bw.WriteByte('\n')
+			buf = append(buf, su...)
+			buf = append(buf, ' ')
+			buf = append(buf, safe[v]...)
+			buf = append(buf, '\n')
+			if len(buf) >= flushAt {
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
 		}
 	}
-	return bw.Flush()
+	_, err := w.Write(buf)
+	return err
 }

@@ -24,7 +24,7 @@ func (e Extractor) Extract(body []byte) Document {
 	x.keepWords = e.Strategy == StrategySimilarity
 	var art *text.Article
 	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank || e.KeepText {
-		art = text.Parse(body)
+		art = parseArticle(body)
 	}
 	if e.Scope == ScopeProse {
 		x.noLinks = true

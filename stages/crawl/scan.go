@@ -53,6 +53,8 @@ type scanner struct {
 	// The current token.
 	text        []byte // tokText: decoded text
 	atom        atom.Atom
+	tagName     []byte // the tag's name as written
+	skipped     bool   // markup was skipped (a comment, say) since the token before
 	selfClosing bool
 	attrs       [][2][]byte // raw name and value of each attribute
 	rawEnd      atom.Atom   // set after a raw text element's start tag
@@ -60,6 +62,7 @@ type scanner struct {
 }
 
 func (s *scanner) next() token {
+	s.skipped = false
 	if s.rawEnd != 0 {
 		return s.rawText()
 	}
@@ -76,6 +79,7 @@ func (s *scanner) next() token {
 		if t, ok := s.tag(); ok {
 			return t
 		}
+		s.skipped = true
 	}
 	return tokEOF
 }
@@ -86,12 +90,7 @@ func (s *scanner) tag() (t token, ok bool) {
 	rest := s.b[s.i+1:]
 	switch {
 	case bytes.HasPrefix(rest, []byte("!--")):
-		end := bytes.Index(rest[3:], []byte("-->"))
-		if end < 0 {
-			s.i = len(s.b)
-		} else {
-			s.i += 1 + 3 + end + 3
-		}
+		s.i += 1 + 3 + commentLen(rest[3:])
 		return 0, false
 	case len(rest) > 0 && (rest[0] == '!' || rest[0] == '?'):
 		s.skipPast('>')
@@ -126,6 +125,7 @@ func (s *scanner) name() atom.Atom {
 		s.i++
 	}
 	n := s.b[start:s.i]
+	s.tagName = n
 	if len(n) > len(s.lower) {
 		return 0
 	}
@@ -247,6 +247,26 @@ func (s *scanner) setRaw(b []byte) {
 		return
 	}
 	s.text = b
+}
+
+// commentLen returns the length of a comment's body and end, as a
+// browser's tokenizer finds them: "<!-->" and "<!--->" are whole empty
+// comments, and "--!>" ends one as "-->" does.
+func commentLen(b []byte) int {
+	switch {
+	case bytes.HasPrefix(b, []byte(">")):
+		return 1
+	case bytes.HasPrefix(b, []byte("->")):
+		return 2
+	}
+	end, n := bytes.Index(b, []byte("-->")), 3
+	if bang := bytes.Index(b, []byte("--!>")); bang >= 0 && (end < 0 || bang < end) {
+		end, n = bang, 4
+	}
+	if end < 0 {
+		return len(b)
+	}
+	return end + n
 }
 
 // skipPast moves past the next c and reports whether there was one.

@@ -1,0 +1,89 @@
+package crawl
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// The one-pass reading of the article gives text.Parse's pieces exactly,
+// on every page of the 2018 corpus and on today's pages, and takes the
+// fast path for nearly all of them.
+func TestParseArticleMatchesTree(t *testing.T) {
+	pages := map[string][]byte{}
+	for _, p := range wikitest.Corpus(t) {
+		pages[p.Title] = p.HTML
+	}
+	modern, _ := filepath.Glob(filepath.Join(wikitest.Shared(t), "data", "wikipedia-modern", "*.html"))
+	for _, path := range modern {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages["modern/"+filepath.Base(path)] = b
+	}
+	fast, why := 0, map[string]int{}
+	for title, page := range pages {
+		want := text.Parse(page)
+		got, reason := streamArticle(page)
+		if reason != "" {
+			why[reason]++
+			continue
+		}
+		fast++
+		if !reflect.DeepEqual(got.Pieces, want.Pieces) {
+			t.Errorf("%s: %s", title, firstDifference(got.Pieces, want.Pieces))
+		}
+	}
+	t.Logf("%d of %d pages read in one pass; the others: %v", fast, len(pages), why)
+	if fast < len(pages)*9/10 {
+		t.Errorf("only %d of %d pages read in one pass", fast, len(pages))
+	}
+}
+
+func firstDifference(got, want []text.Piece) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("piece %d is %s, want %s", i, quote(got[i]), quote(want[i]))
+		}
+	}
+	return fmt.Sprintf("%d pieces, want %d", len(got), len(want))
+}
+
+func quote(p text.Piece) string {
+	s := p.Text
+	if len(s) > 80 {
+		s = s[:80] + "..."
+	}
+	return fmt.Sprintf("%q (href %q)", s, p.Href)
+}
+
+// FuzzStreamArticle: whenever the one-pass reading keeps to its fast
+// path, it gives text.Parse's pieces.
+func FuzzStreamArticle(f *testing.F) {
+	for _, s := range []string{
+		`<div id="mw-content-text"><div class="mw-parser-output"><p>Lead <a href="/wiki/X">x <sup class="reference">[1]</sup></a> text</p><table><tr><td>no</td></tr></table><p>more &amp; <b>bold</b></p></div></div>`,
+		`<div id="mw-content-text"><p>old <a href="/wiki/A?b=1&amp;c=2">a</a></p><div class="navbox">nav</div><ul><li>one<li>two</ul></div>`,
+		`<div id="mw-content-text"><div class="mw-parser-output"><pre>
+code</pre><p>x<!-- c -->y < z</p><math><mi>x</mi><mspace/><annotation>{\x}</annotation></math></div></div>`,
+		`<div id="mw-content-text"><p>a<div>b</div></p><p>c</span></p></div>`,
+		`<div id="mw-content-text"><div class="mw-parser-output"><div class="hatnote">h</div><p>One <i>two</i> <a href="/wiki/T" class="mw-redirect">three</a>.</p><h2><span class="mw-headline" id="A">A</span><span class="mw-editsection">[<a href="/w/index.php?title=T&amp;action=edit">edit</a>]</span></h2><dl><dd>d</dd></dl><img src="x.png" alt="y"><br></div></div>`,
+	} {
+		f.Add([]byte("<!DOCTYPE html><html><head><title>T</title><meta charset=utf-8></head><body>" + s + "</body></html>"))
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, page []byte) {
+		got, why := streamArticle(page)
+		if why != "" {
+			return
+		}
+		if want := text.Parse(page); !reflect.DeepEqual(got.Pieces, want.Pieces) {
+			t.Fatalf("%q: %s", page, firstDifference(got.Pieces, want.Pieces))
+		}
+	})
+}

@@ -22,17 +22,18 @@ type Extractor struct {
 func (e Extractor) Extract(body []byte) Document {
 	x := extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
 	x.keepWords = e.Strategy == StrategySimilarity
+	// One scan of the page gives the extractor its canonical, title and
+	// structure (and, outside the prose scope, its links) and the article.
+	x.noLinks = e.Scope == ScopeProse
 	var art *text.Article
 	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank || e.KeepText {
-		art = parseArticle(body)
-	}
-	if e.Scope == ScopeProse {
-		x.noLinks = true
-		x.run(body) // canonical, title and structure
-		x.noLinks = false
-		x.runArticle(art)
+		art = parseArticle(body, &x)
 	} else {
 		x.run(body)
+	}
+	x.noLinks = false
+	if e.Scope == ScopeProse {
+		x.runArticle(art)
 	}
 	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure}
 	var page text.Vector

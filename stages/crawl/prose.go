@@ -18,8 +18,11 @@ import (
 // breaking out of MathML or SVG), the page is handed to text.Parse
 // instead: the result is always text.Parse's (TestParseArticleMatchesTree
 // checks the fast pass against it on every page of the corpora).
-func parseArticle(body []byte) *text.Article {
-	if a, why := streamArticle(body); why == "" {
+//
+// The same pass feeds x (if not nil) every token, as x.run would: a page
+// is scanned once for its links and its article.
+func parseArticle(body []byte, x *extractor) *text.Article {
+	if a, why := streamArticle(body, x); why == "" {
 		return a
 	}
 	return text.Parse(body)
@@ -47,12 +50,25 @@ type openElement struct {
 }
 
 // streamArticle is the one-pass reading; why says what it met that needs
-// a tree builder, "" if nothing.
-func streamArticle(body []byte) (a *text.Article, why string) {
-	if bytes.IndexByte(body, 0) >= 0 || bytes.IndexByte(body, '\r') >= 0 {
-		return nil, "NUL or CR" // characters the tokenizer replaces
-	}
+// a tree builder, "" if nothing. x, if not nil, is fed every token
+// either way.
+func streamArticle(body []byte, x *extractor) (a *text.Article, why string) {
 	s := scanner{b: body}
+	if bytes.IndexByte(body, 0) >= 0 || bytes.IndexByte(body, '\r') >= 0 {
+		why = "NUL or CR" // characters the tokenizer replaces
+	} else {
+		a, why = readArticle(&s, x)
+	}
+	if why != "" && x != nil {
+		for x.token(s.next(), &s) {
+		}
+	}
+	return a, why
+}
+
+// readArticle is streamArticle's pass over the tokens of s.
+func readArticle(s *scanner, x *extractor) (a *text.Article, why string) {
+	body := s.b
 	var (
 		stack    []openElement
 		contents = 0 // open #mw-content-text elements
@@ -80,6 +96,9 @@ func streamArticle(body []byte) (a *text.Article, why string) {
 	}
 	for {
 		tok := s.next()
+		if x != nil {
+			x.token(tok, s)
+		}
 		if tok != tokText || s.skipped {
 			flush()
 		}

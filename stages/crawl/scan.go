@@ -18,19 +18,25 @@ import (
 // run feeds the page's tags and text to the extractor.
 func (x *extractor) run(body []byte) {
 	s := scanner{b: body}
-	for {
-		switch s.next() {
-		case tokEOF:
-			x.closeAnchor()
-			return
-		case tokText:
-			x.text(s.text)
-		case tokStart:
-			x.start(s.atom, s.attr, s.selfClosing)
-		case tokEnd:
-			x.end(s.atom)
-		}
+	for x.token(s.next(), &s) {
 	}
+}
+
+// token feeds the extractor the scanner's current token, t, and reports
+// whether more follow.
+func (x *extractor) token(t token, s *scanner) bool {
+	switch t {
+	case tokEOF:
+		x.closeAnchor()
+		return false
+	case tokText:
+		x.text(s.text)
+	case tokStart:
+		x.start(s.atom, s.attr, s.selfClosing)
+	case tokEnd:
+		x.end(s.atom)
+	}
+	return true
 }
 
 type token int

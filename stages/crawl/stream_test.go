@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
@@ -28,9 +29,11 @@ func TestParseArticleMatchesTree(t *testing.T) {
 		pages["modern/"+filepath.Base(path)] = b
 	}
 	fast, why := 0, map[string]int{}
+	pages["a page with a NUL, read by text.Parse"] = append(slices.Clone(pages["Seattle"]), 0)
 	for title, page := range pages {
+		checkTap(t, title, page)
 		want := text.Parse(page)
-		got, reason := streamArticle(page)
+		got, reason := streamArticle(page, nil)
 		if reason != "" {
 			why[reason]++
 			continue
@@ -43,6 +46,22 @@ func TestParseArticleMatchesTree(t *testing.T) {
 	t.Logf("%d of %d pages read in one pass; the others: %v", fast, len(pages), why)
 	if fast < len(pages)*9/10 {
 		t.Errorf("only %d of %d pages read in one pass", fast, len(pages))
+	}
+}
+
+// checkTap: an extractor fed by streamArticle's pass, fast or not, ends
+// as one that ran over the page alone.
+func checkTap(t *testing.T, title string, page []byte) {
+	t.Helper()
+	topics := NewTopics([]string{"seattle", "puget sound"})
+	hosts := []string{"en.wikipedia.org"}
+	alone := extractor{hosts: hosts, scope: ScopeBody, topics: topics, seen: map[string]bool{}, keepWords: true}
+	alone.run(page)
+	tapped := extractor{hosts: hosts, scope: ScopeBody, topics: topics, seen: map[string]bool{}, keepWords: true}
+	streamArticle(page, &tapped)
+	if alone.canonical != tapped.canonical || alone.structure != tapped.structure || alone.title.String() != tapped.title.String() ||
+		!reflect.DeepEqual(alone.links, tapped.links) || !reflect.DeepEqual(alone.words, tapped.words) || !reflect.DeepEqual(alone.hits, tapped.hits) {
+		t.Errorf("%s: the extractor fed by the article's pass differs from one run alone", title)
 	}
 }
 
@@ -78,7 +97,7 @@ code</pre><p>x<!-- c -->y < z</p><math><mi>x</mi><mspace/><annotation>{\x}</anno
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, page []byte) {
-		got, why := streamArticle(page)
+		got, why := streamArticle(page, nil)
 		if why != "" {
 			return
 		}

@@ -25,6 +25,15 @@ func ArticleKey(href string, hosts []string) (string, bool) {
 }
 
 func articleKeySlow(href string, hosts []string) (string, bool) {
+	// A link into a page, or with a query, is never an article: most of a
+	// page's other links are such (citations, edit links), and saying so
+	// before parsing them is cheap. A lone '?' at the end is no query.
+	if strings.IndexByte(href, '#') >= 0 {
+		return "", false
+	}
+	if i := strings.IndexByte(href, '?'); i >= 0 && i+1 < len(href) {
+		return "", false
+	}
 	if strings.HasPrefix(href, "//") {
 		href = "https:" + href
 	}

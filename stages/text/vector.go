@@ -16,30 +16,70 @@ type Vector map[string]float64
 // Term returns the term a lower-case word stands for, or "" for an English
 // stop word (Snowball's list), which carries no topic.
 func Term(word string) string {
-	if len(word) <= maxCachedWord {
-		if t, ok := terms.Load(word); ok {
-			return t.(string)
-		}
+	sh := &terms[shard(word)]
+	sh.mu.RLock()
+	t, ok := sh.m[word]
+	sh.mu.RUnlock()
+	if ok {
+		return t
 	}
-	t := ""
 	if !english.IsStopWord(word) {
 		t = english.Stem(word, false)
 	}
 	if len(word) <= maxCachedWord && termsCached.Load() < maxCachedTerms {
-		if _, loaded := terms.LoadOrStore(word, t); !loaded {
+		sh.mu.Lock()
+		if _, ok := sh.m[word]; !ok {
+			sh.m[word] = t
 			termsCached.Add(1)
 		}
+		sh.mu.Unlock()
 	}
 	return t
 }
 
+// termBytes is Term of a word given as bytes; a remembered word costs no
+// allocation.
+func termBytes(w []byte) string {
+	sh := &terms[shard(w)]
+	sh.mu.RLock()
+	t, ok := sh.m[string(w)]
+	sh.mu.RUnlock()
+	if ok {
+		return t
+	}
+	return Term(string(w))
+}
+
 // Stemming is most of the cost of reading text, and a language has far
 // fewer distinct words than a crawl reads: terms remembers each word's
-// term, up to maxCachedTerms words of at most maxCachedWord bytes.
+// term, up to maxCachedTerms words of at most maxCachedWord bytes, in
+// shards, so that crawl workers reading at once seldom wait on one lock.
 var (
-	terms       sync.Map // word -> term
+	terms       = newTermShards()
 	termsCached atomic.Int64
 )
+
+type termShard struct {
+	mu sync.RWMutex
+	m  map[string]string // word -> term
+}
+
+func newTermShards() *[64]termShard {
+	var t [64]termShard
+	for i := range t {
+		t[i].m = map[string]string{}
+	}
+	return &t
+}
+
+// shard picks a word's shard by FNV-1a.
+func shard[S string | []byte](w S) int {
+	h := uint32(2166136261)
+	for i := range len(w) {
+		h = (h ^ uint32(w[i])) * 16777619
+	}
+	return int(h % 64)
+}
 
 const (
 	maxCachedTerms = 1 << 18
@@ -59,7 +99,7 @@ func (v Vector) AddText(s string) {
 	ForEachWord([]byte(s), func(w []byte) {
 		t, ok := stems[string(w)]
 		if !ok {
-			t = Term(string(w))
+			t = termBytes(w)
 			stems[string(w)] = t
 		}
 		if t != "" {
@@ -73,7 +113,7 @@ func (v Vector) AddText(s string) {
 func TermList(s string) []string {
 	var terms []string
 	ForEachWord([]byte(s), func(w []byte) {
-		if t := Term(string(w)); t != "" {
+		if t := termBytes(w); t != "" {
 			terms = append(terms, t)
 		}
 	})

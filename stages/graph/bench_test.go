@@ -9,13 +9,19 @@ import (
 	"testing"
 )
 
-// BenchmarkReadEdgeList reads the file named by $TOPICRANK_BENCH_GRAPH
-// (e.g. go run ./cmd/gengraph > /tmp/g1m.txt); it skips without one.
-func BenchmarkReadEdgeList(b *testing.B) {
+// benchFile returns the edge-list file named by $TOPICRANK_BENCH_GRAPH
+// (e.g. go run ./cmd/gengraph > /tmp/g1m.txt), and skips without one.
+func benchFile(b *testing.B) string {
 	path := os.Getenv("TOPICRANK_BENCH_GRAPH")
 	if path == "" {
 		b.Skip("set TOPICRANK_BENCH_GRAPH to an edge-list file")
 	}
+	return path
+}
+
+// BenchmarkReadEdgeList reads the benchFile.
+func BenchmarkReadEdgeList(b *testing.B) {
+	path := benchFile(b)
 	fi, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
@@ -71,14 +77,10 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// BenchmarkWriteEdgeList writes the graph of $TOPICRANK_BENCH_GRAPH back
-// as an edge list (graph.txt of a published run).
+// BenchmarkWriteEdgeList writes the graph of the benchFile back as an
+// edge list (graph.txt of a published run).
 func BenchmarkWriteEdgeList(b *testing.B) {
-	path := os.Getenv("TOPICRANK_BENCH_GRAPH")
-	if path == "" {
-		b.Skip("set TOPICRANK_BENCH_GRAPH to an edge-list file")
-	}
-	f, err := os.Open(path)
+	f, err := os.Open(benchFile(b))
 	if err != nil {
 		b.Fatal(err)
 	}

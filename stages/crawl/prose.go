@@ -80,17 +80,17 @@ func readArticle(s *scanner, x *extractor) (a *text.Article, why string) {
 		pending  bool // pendText holds text not yet given to the walks
 		preNL    bool // the next text follows a <pre> start tag
 	)
-	walks := func() []*articleWalk {
+	// Only one walk counts at a time: the .mw-parser-output one once it
+	// has begun.
+	walk := func() *articleWalk {
 		if output.root > 0 {
-			return []*articleWalk{output}
+			return output
 		}
-		return []*articleWalk{fallback}
+		return fallback
 	}
 	flush := func() {
 		if pending {
-			for _, w := range walks() {
-				w.text(pendText, len(stack))
-			}
+			walk().text(pendText, len(stack))
 			pending, pendText = false, pendText[:0]
 		}
 	}
@@ -104,24 +104,18 @@ func readArticle(s *scanner, x *extractor) (a *text.Article, why string) {
 		}
 		switch tok {
 		case tokEOF:
-			for _, w := range walks() {
-				w.endAnchor()
-			}
-			if output.root > 0 {
-				return &text.Article{Pieces: output.pieces}, ""
-			}
-			return &text.Article{Pieces: fallback.pieces}, ""
+			w := walk()
+			w.endAnchor()
+			return &text.Article{Pieces: w.pieces}, ""
 		case tokText:
 			t := s.text
 			if len(t) == 1 && t[0] == '<' && s.i < len(body) && body[s.i] == '/' {
 				return nil, "</ without a name" // a bogus comment to a browser
 			}
-			if preNL {
-				preNL = false
-				if len(t) > 0 && t[0] == '\n' {
-					t = t[1:]
-				}
+			if preNL && !s.skipped && len(t) > 0 && t[0] == '\n' {
+				t = t[1:] // a newline right after <pre> is dropped
 			}
+			preNL = false
 			if !canHoldText(stack) && len(bytes.Trim(t, " \t\n\f")) > 0 {
 				return nil, "text outside the body, or in a table" // moved elsewhere by the tree builder
 			}
@@ -150,9 +144,7 @@ func readArticle(s *scanner, x *extractor) (a *text.Article, why string) {
 			if el.content && fallback.root == 0 {
 				fallback.root = depth
 			}
-			for _, w := range walks() {
-				w.start(el.atom, id, class, href, depth, void)
-			}
+			walk().start(el.atom, id, class, href, depth, void)
 			if contents > 0 && output.root == 0 && !void && hasClassBytes(class, "mw-parser-output") {
 				output.root = depth // from here on only this walk counts
 			}
@@ -184,9 +176,7 @@ func readArticle(s *scanner, x *extractor) (a *text.Article, why string) {
 			if top < 0 || !sameElement(stack[top], s.atom, s.tagName) {
 				return nil, "</" + string(s.tagName) + "> does not close the element on top"
 			}
-			for _, w := range walks() {
-				w.end(len(stack))
-			}
+			walk().end(len(stack))
 			if stack[top].content {
 				contents--
 			}

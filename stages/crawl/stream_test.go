@@ -91,6 +91,9 @@ func FuzzStreamArticle(f *testing.F) {
 		`<div id="mw-content-text"><div class="mw-parser-output"><pre>
 code</pre><p>x<!-- c -->y < z</p><math><mi>x</mi><mspace/><annotation>{\x}</annotation></math></div></div>`,
 		`<div id="mw-content-text"><p>a<div>b</div></p><p>c</span></p></div>`,
+		`<div id="mw-content-text"><p>p</p><pre><!-- c -->
+kept</pre><pre>
+dropped</pre></div>`,
 		`<div id="mw-content-text"><div class="mw-parser-output"><div class="hatnote">h</div><p>One <i>two</i> <a href="/wiki/T" class="mw-redirect">three</a>.</p><h2><span class="mw-headline" id="A">A</span><span class="mw-editsection">[<a href="/w/index.php?title=T&amp;action=edit">edit</a>]</span></h2><dl><dd>d</dd></dl><img src="x.png" alt="y"><br></div></div>`,
 	} {
 		f.Add([]byte("<!DOCTYPE html><html><head><title>T</title><meta charset=utf-8></head><body>" + s + "</body></html>"))

@@ -28,20 +28,6 @@ func parseArticle(body []byte, x *extractor) *text.Article {
 	return text.Parse(body)
 }
 
-// An article walk follows one candidate root: the first #mw-content-text
-// (text.Parse's fallback), or the first .mw-parser-output inside one,
-// which wins if there is one.
-type articleWalk struct {
-	root    int // stack depth of the root; 0 until it opens
-	closed  bool
-	started bool // the first paragraph has begun
-	drop    int  // depth of the dropped element being skipped; 0 none
-	anchor  int  // depth of the link whose text is being gathered; 0 none
-	href    string
-	buf     []byte // the link's text
-	pieces  []text.Piece
-}
-
 type openElement struct {
 	atom    atom.Atom
 	name    []byte // for elements without an atom
@@ -53,191 +39,165 @@ type openElement struct {
 // a tree builder, "" if nothing. x, if not nil, is fed every token
 // either way.
 func streamArticle(body []byte, x *extractor) (a *text.Article, why string) {
-	s := scanner{b: body}
+	r := articleReader{s: scanner{b: body}}
 	if bytes.IndexByte(body, 0) >= 0 || bytes.IndexByte(body, '\r') >= 0 {
 		why = "NUL or CR" // characters the tokenizer replaces
 	} else {
-		a, why = readArticle(&s, x)
+		a, why = r.read(x)
 	}
 	if why != "" && x != nil {
-		for x.token(s.next(), &s) {
+		for x.token(r.s.next(), &r.s) {
 		}
 	}
 	return a, why
 }
 
-// readArticle is streamArticle's pass over the tokens of s.
-func readArticle(s *scanner, x *extractor) (a *text.Article, why string) {
-	body := s.b
-	var (
-		stack    []openElement
-		contents = 0 // open #mw-content-text elements
-		fallback = &articleWalk{}
-		output   = &articleWalk{}
-		foreign  = 0 // open math and svg elements
-		bodies   = 0 // <head> and <body> start tags seen
-		pendText []byte
-		pending  bool // pendText holds text not yet given to the walks
-		preNL    bool // the next text follows a <pre> start tag
-	)
-	// Only one walk counts at a time: the .mw-parser-output one once it
-	// has begun.
-	walk := func() *articleWalk {
-		if output.root > 0 {
-			return output
-		}
-		return fallback
+// articleReader is streamArticle's pass: the scanner, the stack of open
+// elements, and the two candidate walks.
+type articleReader struct {
+	s        scanner
+	stack    []openElement
+	contents int // open #mw-content-text elements
+	foreign  int // open math and svg elements
+	bodies   int // <head> and <body> start tags seen
+	fallback articleWalk
+	output   articleWalk
+	text     []byte // text not yet given to the walk: consecutive text tokens make one text node
+	preNL    bool   // the next text follows a <pre> start tag
+}
+
+// walk is the walk that counts: the .mw-parser-output one once it has
+// begun.
+func (r *articleReader) walk() *articleWalk {
+	if r.output.root > 0 {
+		return &r.output
 	}
-	flush := func() {
-		if pending {
-			walk().text(pendText, len(stack))
-			pending, pendText = false, pendText[:0]
-		}
-	}
+	return &r.fallback
+}
+
+func (r *articleReader) read(x *extractor) (*text.Article, string) {
 	for {
-		tok := s.next()
+		tok := r.s.next()
 		if x != nil {
-			x.token(tok, s)
+			x.token(tok, &r.s)
 		}
-		if tok != tokText || s.skipped {
-			flush()
+		if tok != tokText || r.s.skipped {
+			r.flush()
 		}
+		why := ""
 		switch tok {
 		case tokEOF:
-			w := walk()
+			w := r.walk()
 			w.endAnchor()
 			return &text.Article{Pieces: w.pieces}, ""
 		case tokText:
-			t := s.text
-			if len(t) == 1 && t[0] == '<' && s.i < len(body) && body[s.i] == '/' {
-				return nil, "</ without a name" // a bogus comment to a browser
-			}
-			if preNL && !s.skipped && len(t) > 0 && t[0] == '\n' {
-				t = t[1:] // a newline right after <pre> is dropped
-			}
-			preNL = false
-			if !canHoldText(stack) && len(bytes.Trim(t, " \t\n\f")) > 0 {
-				return nil, "text outside the body, or in a table" // moved elsewhere by the tree builder
-			}
-			if len(t) > 0 {
-				pendText, pending = append(pendText, t...), true
-			}
+			why = r.onText()
 		case tokStart:
-			preNL = false
-			el := openElement{atom: s.atom, name: s.tagName}
-			if !canPush(stack, el.atom, foreign > 0, bodies) {
-				return nil, "<" + string(s.tagName) + "> does more than open"
-			}
-			void := isVoid(el.atom) || foreign > 0 && s.selfClosing
-			id, class, ok := firstAttrs(s.attrs)
-			if !ok {
-				return nil, "a character reference in id or class"
-			}
-			href := ""
-			if el.atom == atom.A {
-				if href, ok = hrefAttr(s.attrs); !ok {
-					return nil, "a character reference without ';' in href"
-				}
-			}
-			depth := len(stack) + 1
-			el.content = !void && string(id) == "mw-content-text"
-			if el.content && fallback.root == 0 {
-				fallback.root = depth
-			}
-			walk().start(el.atom, id, class, href, depth, void)
-			if contents > 0 && output.root == 0 && !void && hasClassBytes(class, "mw-parser-output") {
-				output.root = depth // from here on only this walk counts
-			}
-			if void {
-				continue
-			}
-			if el.atom == atom.Math || el.atom == atom.Svg {
-				foreign++
-			}
-			if el.atom == atom.Head || el.atom == atom.Body {
-				bodies++
-			}
-			if el.content {
-				contents++
-			}
-			if top := len(stack) - 1; top >= 0 {
-				el.p, el.a = stack[top].p, stack[top].a
-			}
-			el.p = el.p || el.atom == atom.P
-			el.a = el.a || el.atom == atom.A
-			stack = append(stack, el)
-			preNL = el.atom == atom.Pre || el.atom == atom.Listing || el.atom == atom.Textarea
+			why = r.onStart()
 		case tokEnd:
-			preNL = false
-			top := len(stack) - 1
-			if isVoid(s.atom) && s.atom != atom.Br {
-				continue // a browser ignores it
-			}
-			if top < 0 || !sameElement(stack[top], s.atom, s.tagName) {
-				return nil, "</" + string(s.tagName) + "> does not close the element on top"
-			}
-			walk().end(len(stack))
-			if stack[top].content {
-				contents--
-			}
-			if s.atom == atom.Math || s.atom == atom.Svg {
-				foreign--
-			}
-			stack = stack[:top]
+			why = r.onEnd()
+		}
+		if why != "" {
+			return nil, why
 		}
 	}
 }
 
-// start handles an element opening at depth (void: it will not be
-// closed); href is a link's.
-func (w *articleWalk) start(a atom.Atom, id, class []byte, href string, depth int, void bool) {
-	if w.root == 0 || w.closed || depth <= w.root || w.drop > 0 {
-		return
+// flush gives the walk the text gathered since the last tag.
+func (r *articleReader) flush() {
+	if len(r.text) > 0 {
+		r.walk().text(r.text, len(r.stack))
+		r.text = r.text[:0]
 	}
-	if isDropped(a, id, class) {
-		if !void {
-			w.drop = depth
+}
+
+func (r *articleReader) onText() string {
+	s := &r.s
+	t := s.text
+	if len(t) == 1 && t[0] == '<' && s.i < len(s.b) && s.b[s.i] == '/' {
+		return "</ without a name" // a bogus comment to a browser
+	}
+	if r.preNL && !s.skipped && len(t) > 0 && t[0] == '\n' {
+		t = t[1:] // a newline right after <pre> is dropped
+	}
+	r.preNL = false
+	if !canHoldText(r.stack) && len(bytes.Trim(t, " \t\n\f")) > 0 {
+		return "text outside the body, or in a table" // moved elsewhere by the tree builder
+	}
+	r.text = append(r.text, t...)
+	return ""
+}
+
+func (r *articleReader) onStart() string {
+	s := &r.s
+	r.preNL = false
+	el := openElement{atom: s.atom, name: s.tagName}
+	if !canPush(r.stack, el.atom, r.foreign > 0, r.bodies) {
+		return "<" + string(s.tagName) + "> does more than open"
+	}
+	void := isVoid(el.atom) || r.foreign > 0 && s.selfClosing
+	id, class, ok := firstAttrs(s.attrs)
+	if !ok {
+		return "a character reference in id or class"
+	}
+	href := ""
+	if el.atom == atom.A {
+		if href, ok = hrefAttr(s.attrs); !ok {
+			return "a character reference without ';' in href"
 		}
-		return
 	}
-	if w.anchor > 0 {
-		return
+	depth := len(r.stack) + 1
+	el.content = !void && string(id) == "mw-content-text"
+	if el.content && r.fallback.root == 0 {
+		r.fallback.root = depth
 	}
-	if a == atom.P {
-		w.started = true
+	r.walk().start(el.atom, id, class, href, depth, void)
+	if r.contents > 0 && r.output.root == 0 && !void && hasClassBytes(class, "mw-parser-output") {
+		r.output.root = depth // from here on only this walk counts
 	}
-	if a == atom.A && w.started && !void {
-		w.anchor, w.href, w.buf = depth, href, w.buf[:0]
+	if void {
+		return ""
 	}
+	r.push(el)
+	return ""
 }
 
-// text handles text inside the element at depth.
-func (w *articleWalk) text(t []byte, depth int) {
-	switch {
-	case w.root == 0 || w.closed || depth < w.root || w.drop > 0:
-	case w.anchor > 0:
-		w.buf = append(w.buf, t...)
-	case w.started:
-		w.pieces = append(w.pieces, text.Piece{Text: string(t)})
+func (r *articleReader) push(el openElement) {
+	if el.atom == atom.Math || el.atom == atom.Svg {
+		r.foreign++
 	}
+	if el.atom == atom.Head || el.atom == atom.Body {
+		r.bodies++
+	}
+	if el.content {
+		r.contents++
+	}
+	if top := len(r.stack) - 1; top >= 0 {
+		el.p, el.a = r.stack[top].p, r.stack[top].a
+	}
+	el.p = el.p || el.atom == atom.P
+	el.a = el.a || el.atom == atom.A
+	r.stack = append(r.stack, el)
+	r.preNL = el.atom == atom.Pre || el.atom == atom.Listing || el.atom == atom.Textarea
 }
 
-// end handles the element at depth closing.
-func (w *articleWalk) end(depth int) {
-	switch depth {
-	case w.drop:
-		w.drop = 0
-	case w.anchor:
-		w.endAnchor()
-	case w.root:
-		w.endAnchor()
-		w.closed = true
+func (r *articleReader) onEnd() string {
+	s := &r.s
+	r.preNL = false
+	top := len(r.stack) - 1
+	if isVoid(s.atom) && s.atom != atom.Br {
+		return "" // a browser ignores it
 	}
-}
-
-func (w *articleWalk) endAnchor() {
-	if w.anchor > 0 {
-		w.pieces = append(w.pieces, text.Piece{Text: string(w.buf), Href: w.href, Link: true})
-		w.anchor = 0
+	if top < 0 || !sameElement(r.stack[top], s.atom, s.tagName) {
+		return "</" + string(s.tagName) + "> does not close the element on top"
 	}
+	r.walk().end(len(r.stack))
+	if el := r.stack[top]; el.atom == atom.Math || el.atom == atom.Svg {
+		r.foreign--
+	}
+	if r.stack[top].content {
+		r.contents--
+	}
+	r.stack = r.stack[:top]
+	return ""
 }

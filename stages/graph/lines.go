@@ -8,6 +8,8 @@ import (
 
 // lineReader splits an input into lines ending in LF, CRLF or CR alone,
 // reading it a chunk at a time so that a file never has to fit in memory.
+// ReadEdgeList reads the header line with it, then hands what it has read
+// to a windowReader for the edges.
 type lineReader struct {
 	r    io.Reader
 	buf  []byte

@@ -84,7 +84,7 @@ type extractor struct {
 	scope  Scope
 	topics Topics
 	// noLinks: this pass reads only the canonical link, title and
-	// structure (the prose scope takes links and words from text.Parse).
+	// structure (the prose scope takes links and words from the article).
 	noLinks bool
 	// keepWords: record every word (and anchor) in words, for strategies
 	// that look at a link's context.

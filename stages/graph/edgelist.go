@@ -20,8 +20,8 @@ type ReadOptions struct {
 	NoHeader bool
 	// Progress, if set, is called with the bytes parsed so far and the
 	// total, every few megabytes and once at the end, when the input is a
-	// regular file of more than a few megabytes. It is called from a
-	// goroutine of its own, one call at a time.
+	// regular file of more than a few megabytes. It is called on
+	// ReadEdgeList's goroutine, between windows of the input.
 	Progress func(done, total int64)
 }
 

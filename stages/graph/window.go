@@ -87,7 +87,10 @@ func (w *windowReader) next() []byte {
 	return w.buf[:w.cut]
 }
 
-// lineEnds returns the index after the last CR or LF in b, 0 if none.
+// lineEnds returns the index after the last CR or LF in b, 0 if none. A
+// CR is looked for only after the last LF, so that a file of LF lines is
+// not searched to its start for one.
 func lineEnds(b []byte) int {
-	return max(bytes.LastIndexByte(b, '\n'), bytes.LastIndexByte(b, '\r')) + 1
+	lf := bytes.LastIndexByte(b, '\n')
+	return max(lf, lf+1+bytes.LastIndexByte(b[lf+1:], '\r')) + 1
 }

@@ -3,6 +3,8 @@ package graph
 import (
 	"runtime"
 	"sort"
+
+	"github.com/topicrank/topicrank/internal/parallel"
 )
 
 // The CSR is built with counting sorts, split over the cores by ranges
@@ -44,7 +46,7 @@ func (b *Builder) outCSR(n int) ([]uint64, []uint32) {
 	w := workers(len(b.src))
 	bound := func(i int) int { return len(b.src) * i / w }
 	next := make([][]uint64, w)
-	parallel(w, func(i int) {
+	parallel.For(w, func(i int) {
 		c := make([]uint64, n)
 		for j := bound(i); j < bound(i+1); j++ {
 			if u := b.src[j]; u != b.dst[j] {
@@ -55,7 +57,7 @@ func (b *Builder) outCSR(n int) ([]uint64, []uint32) {
 	})
 	count := layout(n, next)
 	adj := make([]uint32, count[n])
-	parallel(w, func(i int) {
+	parallel.For(w, func(i int) {
 		next := next[i]
 		for j := bound(i); j < bound(i+1); j++ {
 			if u, v := b.src[j], b.dst[j]; u != v {
@@ -81,7 +83,7 @@ func dedup(n int, count []uint64, adj []uint32) ([]uint64, []uint32, int) {
 	start := make([]uint64, n+1)
 	end := make([]uint64, w) // of worker i's compacted block
 	dups := make([]int, w)
-	parallel(w, func(i int) {
+	parallel.For(w, func(i int) {
 		// lastSrc[v] remembers the latest source (plus one) that had an
 		// edge to v.
 		lastSrc := make([]uint32, n)
@@ -136,7 +138,7 @@ func transpose(n int, outStart []uint64, outAdj []uint32) ([]uint64, []uint32) {
 	from := shares(n, outStart, workers(len(outAdj)))
 	w := len(from) - 1
 	next := make([][]uint64, w)
-	parallel(w, func(i int) {
+	parallel.For(w, func(i int) {
 		c := make([]uint64, n)
 		for _, v := range outAdj[outStart[from[i]]:outStart[from[i+1]]] {
 			c[v]++
@@ -145,7 +147,7 @@ func transpose(n int, outStart []uint64, outAdj []uint32) ([]uint64, []uint32) {
 	})
 	start := layout(n, next)
 	adj := make([]uint32, len(outAdj))
-	parallel(w, func(i int) {
+	parallel.For(w, func(i int) {
 		next := next[i]
 		for u := from[i]; u < from[i+1]; u++ {
 			for _, v := range outAdj[outStart[u]:outStart[u+1]] {

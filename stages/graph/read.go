@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math/bits"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
+
+	"github.com/topicrank/topicrank/internal/parallel"
 )
 
 // Sizes of the parallel reader's work. A window is read, then its pieces
@@ -52,7 +51,7 @@ func newEdgeReader(header int, lenient bool, lines, capacity int) *edgeReader {
 // header's count.
 func (er *edgeReader) window(data []byte) error {
 	pieces := er.split(data)
-	parallel(len(pieces), func(i int) {
+	parallel.For(len(pieces), func(i int) {
 		pieces[i].parse(er.seed)
 		pieces[i].group()
 	})
@@ -71,7 +70,7 @@ func (er *edgeReader) window(data []byte) error {
 	for p := range er.tables {
 		before[p] = len(er.tables[p].names)
 	}
-	parallel(parts, func(p int) { er.tables[p].intern(p, pieces) })
+	parallel.For(parts, func(p int) { er.tables[p].intern(p, pieces) })
 	named := er.named
 	for p := range er.tables {
 		if err := er.tables[p].err; err != nil {
@@ -84,7 +83,7 @@ func (er *edgeReader) window(data []byte) error {
 	}
 	from := len(er.src)
 	er.src, er.dst = slices.Grow(er.src, edges-from)[:edges], slices.Grow(er.dst, edges-from)[:edges]
-	parallel(len(pieces), func(i int) {
+	parallel.For(len(pieces), func(i int) {
 		pc := pieces[i]
 		pc.emit(er.src[pc.base:pc.base+pc.edges], er.dst[pc.base:pc.base+pc.edges])
 	})
@@ -158,7 +157,7 @@ func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 	}
 	names = make([]string, n)
 	ids := make([]uint32, n)
-	parallel(parts, func(p int) {
+	parallel.For(parts, func(p int) {
 		t := &er.tables[p]
 		for local, e := range t.first {
 			id := ranks[e/64] + uint32(bits.OnesCount64(marks[e/64]&(1<<(e%64)-1)))
@@ -169,7 +168,7 @@ func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 		*t = table{}
 	})
 	const chunk = 1 << 16
-	parallel((len(er.src)+chunk-1)/chunk, func(c int) {
+	parallel.For((len(er.src)+chunk-1)/chunk, func(c int) {
 		lo, hi := c*chunk, min(len(er.src), (c+1)*chunk)
 		for _, s := range [2][]uint32{er.src[lo:hi], er.dst[lo:hi]} {
 			for i, x := range s {
@@ -178,25 +177,4 @@ func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 		}
 	})
 	return names, er.src, er.dst
-}
-
-// parallel calls f(0), ..., f(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }

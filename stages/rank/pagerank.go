@@ -6,9 +6,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
+	"github.com/topicrank/topicrank/internal/parallel"
 	"github.com/topicrank/topicrank/stages/graph"
 )
 
@@ -168,7 +167,7 @@ func newIteration(g *graph.Graph, beta float64) *iteration {
 // step computes P_{t+1} from P_t, swaps them and returns the L1 residual.
 func (it *iteration) step() float64 {
 	// Pass 1: contributions and the rank mass sitting on sinks.
-	parallel(len(it.sinks), len(it.sums), func(_, c int) {
+	parallel.Do(len(it.sinks), len(it.sums), func(_, c int) {
 		lo, hi := c*chunkSize, min((c+1)*chunkSize, it.n)
 		cur := it.cur[lo:hi]
 		invOut, contrib := it.invOut[lo:hi:hi][:len(cur)], it.contrib[lo:hi:hi][:len(cur)]
@@ -187,7 +186,7 @@ func (it *iteration) step() float64 {
 	// Pass 2: pull along in-edges, one block of destinations per task. This
 	// is the cost of PageRank: one read of a contribution per edge.
 	t := it.tiles
-	parallel(len(it.resid), len(it.sums), func(w, b int) {
+	parallel.Do(len(it.resid), len(it.sums), func(w, b int) {
 		sums := it.sums[w]
 		lower, upper := (*[1 << halfBits]float64)(sums[:]), (*[1 << halfBits]float64)(sums[1<<halfBits:])
 		for s := range t.segments {
@@ -221,32 +220,6 @@ func (it *iteration) step() float64 {
 	})
 	it.cur, it.nxt = it.nxt, it.cur
 	return sumInOrder(it.resid)
-}
-
-// parallel calls f(worker, task) for tasks 0..tasks-1, spread over at most
-// workers goroutines; worker tells f which scratch space is its own.
-func parallel(tasks, workers int, f func(worker, task int)) {
-	workers = min(workers, tasks)
-	if workers <= 1 {
-		for c := range tasks {
-			f(0, c)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for {
-				c := int(next.Add(1) - 1)
-				if c >= tasks {
-					return
-				}
-				f(w, c)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 func sumInOrder(xs []float64) float64 {

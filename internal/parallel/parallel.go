@@ -1,0 +1,38 @@
+// Package parallel runs independent tasks on a bounded number of
+// goroutines, handing them out in order as goroutines come free, so
+// tasks of uneven cost still keep every goroutine busy.
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Do calls f(worker, task) for tasks 0..tasks-1, spread over at most
+// workers goroutines; worker (0..workers-1) tells f which scratch space is
+// its own. It returns when every call has.
+func Do(tasks, workers int, f func(worker, task int)) {
+	workers = min(workers, tasks)
+	if workers <= 1 {
+		for t := range tasks {
+			f(0, t)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for t := int(next.Add(1) - 1); t < tasks; t = int(next.Add(1) - 1) {
+				f(w, t)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// For calls f(task) for tasks 0..tasks-1 on up to GOMAXPROCS goroutines.
+func For(tasks int, f func(task int)) {
+	Do(tasks, runtime.GOMAXPROCS(0), func(_, t int) { f(t) })
+}

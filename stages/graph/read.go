@@ -99,12 +99,7 @@ func (er *edgeReader) split(data []byte) []*piece {
 	for len(data) > 0 {
 		end := len(data)
 		if end > er.pieceSize {
-			if end = eol(data, er.pieceSize-1); end < len(data) {
-				if data[end] == '\r' && end+1 < len(data) && data[end+1] == '\n' {
-					end++
-				}
-				end++
-			}
+			end = pastEOL(data, eol(data, er.pieceSize-1))
 		}
 		if n == len(er.pieces) {
 			er.pieces = append(er.pieces, new(piece))

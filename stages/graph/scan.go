@@ -83,11 +83,17 @@ func (pc *piece) parse(seed maphash.Seed) {
 			pc.fail(start)
 			return
 		}
-		if i < len(b) && b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
-			i++
-		}
+		i = pastEOL(b, i)
+	}
+}
+
+// pastEOL returns the index after the line ending at b[i] (CRLF is one
+// ending), or len(b) past the end.
+func pastEOL(b []byte, i int) int {
+	if i < len(b) && b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
 		i++
 	}
+	return min(i+1, len(b))
 }
 
 // fail records the line starting at data[start] as the first bad one.

@@ -16,17 +16,38 @@ type Vector map[string]float64
 // Term returns the term a lower-case word stands for, or "" for an English
 // stop word (Snowball's list), which carries no topic.
 func Term(word string) string {
-	sh := &terms[shard(word)]
-	sh.mu.RLock()
-	t, ok := sh.m[word]
-	sh.mu.RUnlock()
-	if ok {
+	if t, ok := remembered(word); ok {
 		return t
 	}
+	return learn(word)
+}
+
+// termBytes is Term of a word given as bytes; a remembered word costs no
+// allocation.
+func termBytes(w []byte) string {
+	if t, ok := remembered(w); ok {
+		return t
+	}
+	return learn(string(w))
+}
+
+// remembered returns the term the cache holds for w.
+func remembered[S string | []byte](w S) (string, bool) {
+	sh := &terms[shard(w)]
+	sh.mu.RLock()
+	t, ok := sh.m[string(w)]
+	sh.mu.RUnlock()
+	return t, ok
+}
+
+// learn stems word and remembers its term while the cache has room.
+func learn(word string) string {
+	t := ""
 	if !english.IsStopWord(word) {
 		t = english.Stem(word, false)
 	}
 	if len(word) <= maxCachedWord && termsCached.Load() < maxCachedTerms {
+		sh := &terms[shard(word)]
 		sh.mu.Lock()
 		if _, ok := sh.m[word]; !ok {
 			sh.m[word] = t
@@ -35,19 +56,6 @@ func Term(word string) string {
 		sh.mu.Unlock()
 	}
 	return t
-}
-
-// termBytes is Term of a word given as bytes; a remembered word costs no
-// allocation.
-func termBytes(w []byte) string {
-	sh := &terms[shard(w)]
-	sh.mu.RLock()
-	t, ok := sh.m[string(w)]
-	sh.mu.RUnlock()
-	if ok {
-		return t
-	}
-	return Term(string(w))
 }
 
 // Stemming is most of the cost of reading text, and a language has far

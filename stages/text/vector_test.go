@@ -62,3 +62,16 @@ func TestTop(t *testing.T) {
 		t.Errorf("Top of empty = %v", got)
 	}
 }
+
+// A word the cache remembers is looked up from its bytes without
+// allocating (the crawl reads every word of every page this way), and
+// gives Term's answer.
+func TestTermBytesRemembered(t *testing.T) {
+	w := []byte("running")
+	if got, want := termBytes(w), Term("running"); got != want || got != "run" {
+		t.Fatalf("termBytes = %q, Term = %q, want run", got, want)
+	}
+	if n := testing.AllocsPerRun(100, func() { termBytes(w) }); n != 0 {
+		t.Errorf("termBytes of a remembered word: %v allocations", n)
+	}
+}

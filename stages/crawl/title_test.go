@@ -25,6 +25,9 @@ func TestArticleKey(t *testing.T) {
 		{"/wiki/Special%3ARandom", "", false},
 		{"/w/index.php?title=Tennis", "", false},
 		{"/wiki/Tennis?action=edit", "", false},
+		{"/wiki/ten%20nis?", "/wiki/Ten_nis", true}, // a lone '?' is no query
+		{"//en.wikipedia.org/wiki/Ten%20nis?x", "", false},
+		{"/wiki/Ten%20nis#", "", false}, // an empty fragment still marks a place in a page
 		{"mailto:x@example.org", "", false},
 		{"/wiki/", "", false},
 		// Bytes that are not valid UTF-8, controls and bidi overrides keep

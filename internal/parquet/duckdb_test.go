@@ -1,0 +1,111 @@
+//go:build cgo
+
+package parquet
+
+import (
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/marcboeker/go-duckdb" // real DuckDB, a second reader
+)
+
+// DuckDB reads random tables of every column kind: its types, every value
+// and null, and the statistics it reads from the footer.
+func TestRoundTripDuckDB(t *testing.T) {
+	defer func(n int) { pageBytes = n }(pageBytes)
+	pageBytes = 500
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 8 {
+		path := filepath.Join(t.TempDir(), "t.parquet")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := NewWriter(f, testColumns, "topicrank version test", KeyValue{"topicrank.version", "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make(table, len(testColumns))
+		for range r.IntN(4) { // zero row groups too
+			chunks, g := randomGroup(r, r.IntN(1500))
+			for c := range want {
+				want[c] = append(want[c], g[c]...)
+			}
+			if err := w.WriteRowGroup(chunks...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+
+		var types []string
+		for _, row := range queryRows(t, db, fmt.Sprintf("SELECT column_type FROM (DESCRIBE SELECT * FROM '%s')", path)) {
+			types = append(types, row[0].(string))
+		}
+		if want := "INTEGER INTEGER BIGINT DOUBLE BOOLEAN BOOLEAN VARCHAR VARCHAR TIMESTAMP WITH TIME ZONE VARCHAR"; strings.Join(types, " ") != want {
+			t.Fatalf("trial %d: types %q, want %q", trial, types, want)
+		}
+		got := make(table, len(testColumns))
+		for _, row := range queryRows(t, db, fmt.Sprintf("SELECT * FROM '%s'", path)) {
+			for c, v := range row {
+				if ts, ok := v.(time.Time); ok {
+					v = ts.UnixMicro()
+				}
+				got[c] = append(got[c], v)
+			}
+		}
+		compareTables(t, fmt.Sprintf("trial %d", trial), got, want)
+
+		// The statistics DuckDB decodes: i32's bounds over the file.
+		if len(want[0]) > 0 {
+			lo, hi, _ := expectedStats(want[0])
+			stats := queryRows(t, db, fmt.Sprintf("SELECT min(stats_min_value::INTEGER), max(stats_max_value::INTEGER) FROM parquet_metadata('%s') WHERE path_in_schema = 'i32'", path))
+			if stats[0][0] != lo || stats[0][1] != hi {
+				t.Errorf("trial %d: DuckDB reads i32 bounds %v, want %v %v", trial, stats[0], lo, hi)
+			}
+		}
+		kv := queryRows(t, db, fmt.Sprintf("SELECT decode(value) FROM parquet_kv_metadata('%s') WHERE decode(key) = 'topicrank.version'", path))
+		if len(kv) != 1 || kv[0][0] != "test" {
+			t.Errorf("trial %d: key-value metadata %v", trial, kv)
+		}
+	}
+}
+
+func queryRows(t *testing.T, db *sql.DB, q string) [][]any {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, q)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

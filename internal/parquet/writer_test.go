@@ -1,0 +1,332 @@
+package parquet
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// testColumns is one column of each kind the writer has.
+var testColumns = []Column{
+	{Name: "i32", Type: Int32},
+	{Name: "i32n", Type: Int32, Optional: true},
+	{Name: "i64", Type: Int64},
+	{Name: "f64n", Type: Float64, Optional: true},
+	{Name: "b", Type: Bool},
+	{Name: "bn", Type: Bool, Optional: true},
+	{Name: "s", Type: String},
+	{Name: "sdn", Type: String, Optional: true, Dict: true},
+	{Name: "ts", Type: Timestamp, Optional: true, NoStats: true},
+	{Name: "given", Type: String}, // a *Dict
+}
+
+// table is what a test wrote: per column, per row, the value or nil.
+type table [][]any
+
+// randomGroup makes n random rows as chunks of testColumns, and as the
+// table a reader should see.
+func randomGroup(r *rand.Rand, n int) ([]Chunk, table) {
+	var (
+		i32, i32n   Col[int32]
+		i64, ts     Col[int64]
+		f64n        Col[float64]
+		b, bn       Col[bool]
+		s, sdn      Col[string]
+		given       Dict
+		nullRate    = r.Float64()
+		nullOr      = func() bool { return r.Float64() < nullRate }
+		words       = []string{"", "a", "Zürich", "/wiki/Seattle", strings.Repeat("x", 5000), "\u202e"}
+		dictionary  = r.IntN(40) + 1
+		constRun    = r.IntN(2) == 0 // long runs of equal values
+		constantInt = r.Int32()
+	)
+	want := make(table, len(testColumns))
+	for i := range dictionary {
+		given.Values = append(given.Values, fmt.Sprintf("v%d", i))
+	}
+	add := func(col int, v any) { want[col] = append(want[col], v) }
+	for row := range n {
+		x := r.Int32()
+		if constRun {
+			x = constantInt
+		}
+		i32.Append(x)
+		add(0, x)
+		if nullOr() {
+			i32n.AppendNull()
+			add(1, nil)
+		} else {
+			i32n.Append(int32(row))
+			add(1, int32(row))
+		}
+		y := r.Int64() - math.MaxInt64/2
+		i64.Append(y)
+		add(2, y)
+		if nullOr() {
+			f64n.AppendNull()
+			add(3, nil)
+		} else {
+			f := [...]float64{r.NormFloat64(), 0, math.Copysign(0, -1), math.Inf(1), math.NaN()}[r.IntN(5)]
+			f64n.Append(f)
+			add(3, f)
+		}
+		bv := r.IntN(3) == 0
+		b.Append(bv)
+		add(4, bv)
+		if nullOr() {
+			bn.AppendNull()
+			add(5, nil)
+		} else {
+			bn.Append(!bv)
+			add(5, !bv)
+		}
+		w := words[r.IntN(len(words))] + fmt.Sprint(r.IntN(3))
+		s.Append(w)
+		add(6, w)
+		if nullOr() {
+			sdn.AppendNull()
+			add(7, nil)
+		} else {
+			first := string([]rune(w)[:1])
+			sdn.Append(first)
+			add(7, first)
+		}
+		if nullOr() {
+			ts.AppendNull()
+			add(8, nil)
+		} else {
+			ts.Append(int64(row) * 1e6)
+			add(8, int64(row)*1e6)
+		}
+		k := int32(r.IntN(dictionary))
+		if constRun {
+			k = 0
+		}
+		given.Index = append(given.Index, k)
+		add(9, given.Values[k])
+	}
+	return []Chunk{&i32, &i32n, &i64, &f64n, &b, &bn, &s, &sdn, &ts, &given}, want
+}
+
+// Random tables of every column kind, in row groups of random sizes and
+// pages of a few hundred bytes, read back by arrow-go's reader: every
+// value, every null, and every statistic as arrow-go decodes it.
+func TestRoundTripArrow(t *testing.T) {
+	defer func(n int) { pageBytes = n }(pageBytes)
+	pageBytes = 300
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 30 {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, testColumns, "topicrank version test", KeyValue{"k", "v"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make(table, len(testColumns))
+		var groups []table
+		for range r.IntN(4) {
+			chunks, g := randomGroup(r, r.IntN(2000))
+			groups = append(groups, g)
+			for c := range want {
+				want[c] = append(want[c], g[c]...)
+			}
+			if err := w.WriteRowGroup(chunks...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got := readArrow(t, buf.Bytes())
+		compareTables(t, fmt.Sprintf("trial %d", trial), got, want)
+		checkStats(t, buf.Bytes(), groups)
+	}
+}
+
+func readArrow(t *testing.T, data []byte) table {
+	t.Helper()
+	tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(data), nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	got := make(table, tbl.NumCols())
+	for c := range got {
+		for _, a := range tbl.Column(c).Data().Chunks() {
+			for i := range a.Len() {
+				got[c] = append(got[c], valueAt(a, i))
+			}
+		}
+	}
+	return got
+}
+
+func valueAt(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
+	}
+	switch a := a.(type) {
+	case *array.Int32:
+		return a.Value(i)
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Float64:
+		return a.Value(i)
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.String:
+		return a.Value(i)
+	case *array.Timestamp:
+		return int64(a.Value(i))
+	}
+	panic(fmt.Sprintf("unexpected %T", a))
+}
+
+func compareTables(t *testing.T, name string, got, want table) {
+	t.Helper()
+	for c := range want {
+		if len(got[c]) != len(want[c]) {
+			t.Fatalf("%s: column %s: %d rows, want %d", name, testColumns[c].Name, len(got[c]), len(want[c]))
+		}
+		for i := range want[c] {
+			if !same(got[c][i], want[c][i]) {
+				t.Fatalf("%s: column %s row %d: got %#v, want %#v", name, testColumns[c].Name, i, got[c][i], want[c][i])
+			}
+		}
+	}
+}
+
+// same compares values bit for bit (NaN, -0).
+func same(a, b any) bool {
+	if fa, ok := a.(float64); ok {
+		fb, ok := b.(float64)
+		return ok && math.Float64bits(fa) == math.Float64bits(fb)
+	}
+	return a == b
+}
+
+// checkStats compares each chunk's statistics, as arrow-go reads them,
+// with the values written.
+func checkStats(t *testing.T, data []byte, groups []table) {
+	t.Helper()
+	rdr, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	for g, rows := range groups {
+		rg := rdr.MetaData().RowGroup(g)
+		for c, col := range testColumns {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := cc.Statistics()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if col.NoStats || col.Name == "given" {
+				if st != nil && st.HasMinMax() {
+					t.Errorf("group %d column %s: statistics written", g, col.Name)
+				}
+				continue
+			}
+			lo, hi, nulls := expectedStats(rows[c])
+			if st == nil || st.NullCount() != nulls {
+				t.Errorf("group %d column %s: statistics %v, want %d nulls", g, col.Name, st, nulls)
+				continue
+			}
+			if st.HasMinMax() != (lo != nil) {
+				t.Errorf("group %d column %s: has min/max %v, want %v", g, col.Name, st.HasMinMax(), lo != nil)
+				continue
+			}
+			if lo == nil {
+				continue
+			}
+			if gotLo, gotHi := statValue(st, true), statValue(st, false); !same(gotLo, lo) || !same(gotHi, hi) {
+				t.Errorf("group %d column %s: min/max %v %v, want %v %v", g, col.Name, gotLo, gotHi, lo, hi)
+			}
+		}
+	}
+}
+
+func statValue(st metadata.TypedStatistics, min bool) any {
+	pick := func(lo, hi any) any {
+		if min {
+			return lo
+		}
+		return hi
+	}
+	switch s := st.(type) {
+	case *metadata.Int32Statistics:
+		return pick(s.Min(), s.Max())
+	case *metadata.Int64Statistics:
+		return pick(s.Min(), s.Max())
+	case *metadata.Float64Statistics:
+		return pick(s.Min(), s.Max())
+	case *metadata.BooleanStatistics:
+		return pick(s.Min(), s.Max())
+	case *metadata.ByteArrayStatistics:
+		return pick(string(s.Min()), string(s.Max()))
+	}
+	return nil
+}
+
+// expectedStats computes the bounds of a column's values the slow way.
+func expectedStats(vals []any) (lo, hi any, nulls int64) {
+	long := false
+	for _, v := range vals {
+		switch x := v.(type) {
+		case nil:
+			nulls++
+			continue
+		case float64:
+			if math.IsNaN(x) {
+				continue
+			}
+		case string:
+			long = long || len(x) > maxStatBytes
+		}
+		if lo == nil || lessAny(v, lo) {
+			lo = v
+		}
+		if hi == nil || lessAny(hi, v) {
+			hi = v
+		}
+	}
+	if f, ok := lo.(float64); ok && f == 0 {
+		lo = math.Copysign(0, -1)
+	}
+	if f, ok := hi.(float64); ok && f == 0 {
+		hi = 0.0
+	}
+	if s, ok := hi.(string); ok && (long && (len(s) > maxStatBytes || len(lo.(string)) > maxStatBytes)) {
+		lo, hi = nil, nil
+	}
+	return lo, hi, nulls
+}
+
+func lessAny(a, b any) bool {
+	switch a := a.(type) {
+	case int32:
+		return a < b.(int32)
+	case int64:
+		return a < b.(int64)
+	case float64:
+		return a < b.(float64)
+	case bool:
+		return !a && b.(bool)
+	default:
+		return a.(string) < b.(string)
+	}
+}

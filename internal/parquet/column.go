@@ -46,7 +46,7 @@ type Column struct {
 	// Dict writes a String column's values through a dictionary of its
 	// distinct values, built by hashing; a *Dict chunk brings its own.
 	Dict    bool
-	NoStats bool // write no statistics (a *Dict's are never computed)
+	NoStats bool // write no statistics
 }
 
 // A Chunk is one column's values in one row group: a *Col or a *Dict.

@@ -29,8 +29,7 @@ func (c *Col[T]) encode(w *chunkWriter) error {
 	}
 	w.meta.encodings = []int32{encPlain, encRLE}
 	w.meta.dataEncoding = encPlain
-	bits := valueBits(c.Values)
-	ends := splitPages(c.Len(), levels, bits)
+	ends := splitPages(c.Len(), levels, valueBits(c.Values))
 	r, v := 0, 0
 	for _, end := range ends {
 		n := present(levels, r, end)
@@ -70,8 +69,24 @@ func (d *Dict) encode(w *chunkWriter) error {
 	if err := checkUTF8(w.col, d.Values); err != nil {
 		return err
 	}
+	if !w.col.NoStats {
+		w.meta.stats.min, w.meta.stats.max = valueStats(d.used())
+	}
 	w.dictPages(d.Values, d.Index, nil)
 	return nil
+}
+
+// used returns the values of the dictionary that rows refer to.
+func (d *Dict) used() []string {
+	seen := make([]bool, len(d.Values))
+	var vals []string
+	for _, i := range d.Index {
+		if !seen[i] {
+			seen[i] = true
+			vals = append(vals, d.Values[i])
+		}
+	}
+	return vals
 }
 
 // checkUTF8 refuses text that is not UTF-8: readers such as DuckDB refuse
@@ -97,7 +112,7 @@ func (w *chunkWriter) dictPages(values []string, index []int32, levels []uint8) 
 		rows = len(levels)
 	}
 	r, v := 0, 0
-	for _, end := range splitPages(rows, levels, func(int) int { return width }) {
+	for _, end := range splitPages(rows, levels, fixedBits(width)) {
 		n := present(levels, r, end)
 		w.startPage(levelsOf(levels, r, end))
 		w.body = append(w.body, byte(width))
@@ -127,12 +142,19 @@ func dictionary(vals []string) (values []string, index []int32) {
 // splitPages divides rows into data pages of about pageBytes of values,
 // value v taking bits(v) bits, and returns each page's end row. There is
 // always one page, if an empty one.
-func splitPages(rows int, levels []uint8, bits func(v int) int) []int {
+func splitPages(rows int, levels []uint8, bits valueSize) []int {
 	var ends []int
+	if levels == nil && bits.fixed > 0 { // every page but the last has the same rows
+		per := max(1, pageBytes*8/bits.fixed)
+		for end := per; end < rows; end += per {
+			ends = append(ends, end)
+		}
+		return append(ends, rows)
+	}
 	size, v := 0, 0
 	for r := range rows {
 		if levels == nil || levels[r] == 1 {
-			size += bits(v)
+			size += bits.of(v)
 			v++
 		}
 		if size >= pageBytes*8 {
@@ -146,17 +168,33 @@ func splitPages(rows int, levels []uint8, bits func(v int) int) []int {
 	return ends
 }
 
-// valueBits returns the size in plain encoding of value v, in bits.
-func valueBits[T Value](vals []T) func(v int) int {
+// valueSize gives the size of a column's values in bits: fixed, or for
+// text, of(v) for value v.
+type valueSize struct {
+	fixed int
+	text  []string
+}
+
+func fixedBits(n int) valueSize { return valueSize{fixed: n} }
+
+func (s valueSize) of(v int) int {
+	if s.fixed > 0 {
+		return s.fixed
+	}
+	return 8 * (4 + len(s.text[v]))
+}
+
+// valueBits returns the size of vals in plain encoding.
+func valueBits[T Value](vals []T) valueSize {
 	switch s := any(vals).(type) {
 	case []string:
-		return func(v int) int { return 8 * (4 + len(s[v])) }
+		return valueSize{text: s}
 	case []bool:
-		return func(int) int { return 1 }
+		return fixedBits(1)
 	case []int32:
-		return func(int) int { return 32 }
+		return fixedBits(32)
 	default:
-		return func(int) int { return 64 }
+		return fixedBits(64)
 	}
 }
 

@@ -1,11 +1,10 @@
 package publish
 
 import (
+	"github.com/topicrank/topicrank/internal/parquet"
+
 	"cmp"
 	"slices"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/topicrank/topicrank/stages/rank"
 )
@@ -19,7 +18,7 @@ const (
 
 // appendChanged appends whether a page's content changed since prev: null
 // without a previous run, or when either run did not fetch the page.
-func appendChanged(b *array.BooleanBuilder, prev *Previous, page, hash string) {
+func appendChanged(b *parquet.Col[bool], prev *Previous, page, hash string) {
 	if prev == nil || hash == "" {
 		b.AppendNull()
 		return
@@ -34,7 +33,7 @@ func appendChanged(b *array.BooleanBuilder, prev *Previous, page, hash string) {
 // changesTable compares the run with the previous complete run: one row
 // per epsilon and page of either run.
 func changesTable(in *Input) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		field("previous_run_id", tString, true),
 		field("epsilon", tFloat64, false),
 		field("page", tString, false),
@@ -126,7 +125,7 @@ func appendPrevRun(b strCol, prev *Previous) {
 	}
 }
 
-func appendPrevDegree(b *array.Int32Builder, prev *Previous, page string) {
+func appendPrevDegree(b *parquet.Col[int32], prev *Previous, page string) {
 	if d, ok := prev.inDegree(page); ok {
 		b.Append(d)
 	} else {

@@ -1,11 +1,11 @@
 package publish
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
+	"math/bits"
+	"slices"
 
 	"github.com/topicrank/topicrank/internal/names"
+	"github.com/topicrank/topicrank/internal/parquet"
 )
 
 // dictCol is a text column of few distinct values (job, run_id), nearly
@@ -13,10 +13,10 @@ import (
 // row costs a comparison, and makes the indices when a row group is
 // written.
 type dictCol struct {
-	values  []string
-	index   map[string]int32
-	runs    []valueRun
-	indices []int32 // reused from row group to row group
+	values []string
+	index  map[string]int32
+	runs   []valueRun
+	chunk  parquet.Dict // reused from row group to row group
 }
 
 type valueRun struct {
@@ -40,69 +40,63 @@ func (c *dictCol) append(s string) {
 	c.runs = append(c.runs, valueRun{i, 1})
 }
 
-// array returns the pending rows as a dictionary array and starts a new
+// dict returns the pending rows as a dictionary chunk and starts a new
 // row group.
-func (c *dictCol) array() arrow.Array {
-	c.indices = c.indices[:0]
+func (c *dictCol) dict() *parquet.Dict {
+	c.chunk.Reset()
 	for _, r := range c.runs {
 		for range r.n {
-			c.indices = append(c.indices, r.value)
+			c.chunk.Index = append(c.chunk.Index, r.value)
 		}
 	}
-	a := dictArray(c.indices, c.values)
+	c.chunk.Values = append(c.chunk.Values, c.values...)
 	c.values, c.index, c.runs = c.values[:0], map[string]int32{}, c.runs[:0]
-	return a
+	return &c.chunk
 }
 
 // vertexCol is a page-name column given by vertex id: the row group's
-// dictionary is the names of the vertices it holds, in order of first
-// appearance, found by id with no hashing of strings.
+// dictionary is the names of the vertices it holds, in vertex-id order,
+// found with no hashing of strings. Appending a row only records the id;
+// the dictionary and indices are made when the row group is written, from
+// a bitmap of the vertices present (a bit per vertex: 125 KB for a
+// million, which stays in cache where a table of indices would not).
 type vertexCol struct {
-	names   []string // by vertex id, cleaned (names.Safe)
-	local   []int32  // by vertex id: 1 + index in this row group's dictionary, 0 if none
-	used    []uint32 // the vertices of the dictionary, in order
-	indices []int32  // the row group's rows
+	names []string // by vertex id, cleaned (names.Safe)
+	ids   []uint32 // the row group's rows
+	bits  []uint64 // by vertex id: present in the row group
+	base  []int32  // by word of bits: the dictionary index of its first vertex
+	chunk parquet.Dict
 }
 
 func newVertexCol(names []string) *vertexCol {
-	return &vertexCol{names: names, local: make([]int32, len(names))}
+	words := (len(names) + 63) / 64
+	return &vertexCol{names: names, bits: make([]uint64, words), base: make([]int32, words)}
 }
 
 // Append appends vertex v's name.
-func (c *vertexCol) Append(v uint32) {
-	i := c.local[v]
-	if i == 0 {
-		c.used = append(c.used, v)
-		i = int32(len(c.used))
-		c.local[v] = i
-	}
-	c.indices = append(c.indices, i-1)
-}
+func (c *vertexCol) Append(v uint32) { c.ids = append(c.ids, v) }
 
-// array returns the pending rows and starts a new row group.
-func (c *vertexCol) array() arrow.Array {
-	values := make([]string, len(c.used))
-	for i, v := range c.used {
-		values[i] = c.names[v]
-		c.local[v] = 0
+// dict returns the pending rows as a dictionary chunk, to be written and
+// Reset before the next Append, which starts a new row group.
+func (c *vertexCol) dict() *parquet.Dict {
+	clear(c.bits)
+	for _, v := range c.ids {
+		c.bits[v>>6] |= 1 << (v & 63)
 	}
-	c.used = c.used[:0]
-	a := dictArray(c.indices, values)
-	c.indices = c.indices[:0]
-	return a
-}
-
-// dictArray makes a dictionary array of indices (copied) over values.
-func dictArray(indices []int32, values []string) arrow.Array {
-	vb := array.NewStringBuilder(memory.DefaultAllocator)
-	defer vb.Release()
-	vb.AppendValues(values, nil)
-	dict := vb.NewArray()
-	defer dict.Release()
-	ib := array.NewInt32Builder(memory.DefaultAllocator)
-	defer ib.Release()
-	ib.AppendValues(indices, nil)
-	idx := ib.NewArray()
-	defer idx.Release()
-	return array.NewDictionaryArray(tDict, idx, dict)
+	n := int32(0)
+	for w, b := range c.bits {
+		c.base[w] = n
+		n += int32(bits.OnesCount64(b))
+		for ; b != 0; b &= b - 1 {
+			c.chunk.Values = append(c.chunk.Values, c.names[w*64+bits.TrailingZeros64(b)])
+		}
+	}
+	c.chunk.Index = slices.Grow(c.chunk.Index[:0], len(c.ids))
+	for _, v := range c.ids {
+		w := v >> 6
+		below := c.bits[w] & (1<<(v&63) - 1)
+		c.chunk.Index = append(c.chunk.Index, c.base[w]+int32(bits.OnesCount64(below)))
+	}
+	c.ids = c.ids[:0]
+	return &c.chunk
 }

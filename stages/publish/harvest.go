@@ -2,8 +2,6 @@ package publish
 
 import (
 	"io"
-
-	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Harvest is one strategy's crawl in an evaluation (runner evaluate).
@@ -55,7 +53,7 @@ func WriteHarvest(dir, job, runID string, hs []Harvest) ([]File, error) {
 }
 
 func harvestTable(hs []Harvest) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		field("strategy", tString, false),
 		field("admission", tString, false),
 		field("pages", tInt32, false),
@@ -83,7 +81,7 @@ func harvestTable(hs []Harvest) tableSpec {
 }
 
 func overlapTable(hs []Harvest) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		field("strategy", tString, false),
 		field("other", tString, false),
 		field("top20_overlap", tInt32, false),
@@ -101,7 +99,7 @@ func overlapTable(hs []Harvest) tableSpec {
 }
 
 func curveTable(hs []Harvest) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		field("strategy", tString, false),
 		field("fetched", tInt32, false),
 		field("relevant", tInt32, false),

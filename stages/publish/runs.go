@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // RunRow is one run of a job in runs.parquet: what happened, when, and
@@ -36,7 +34,7 @@ func WriteRuns(path, job string, rows []RunRow) error {
 }
 
 func runsTable(rows []RunRow) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		field("status", tString, false),
 		field("problems", tString, true),
 		field("started", tTimestamp, false),
@@ -66,8 +64,8 @@ func runsTable(rows []RunRow) tableSpec {
 			t.runID = r.RunID // each row is its own run
 			t.str(2).Append(r.Status)
 			optString(t.str(3), r.Problems)
-			t.ts(4).Append(arrow.Timestamp(r.Started.UnixMicro()))
-			t.ts(5).Append(arrow.Timestamp(r.Finished.UnixMicro()))
+			t.ts(4).Append(r.Started.UnixMicro())
+			t.ts(5).Append(r.Finished.UnixMicro())
 			for i, s := range []float64{r.CrawlSeconds, r.GraphSeconds, r.RankSeconds, r.PublishSeconds} {
 				t.f64(6 + i).Append(s)
 			}

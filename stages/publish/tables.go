@@ -1,8 +1,6 @@
 package publish
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"github.com/topicrank/topicrank/stages/rank"
 )
 
@@ -11,7 +9,7 @@ import (
 // is run_id (see table.endRow), so a table's own columns start at 2.
 
 func pagesTable(in *Input) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		distinct(field("page", tString, false)),
 		field("vertex_id", tInt32, false),
 		field("discovery_order", tInt32, false),
@@ -46,7 +44,7 @@ func pagesTable(in *Input) tableSpec {
 			if p.FetchedAt.IsZero() {
 				t.ts(6).AppendNull()
 			} else {
-				t.ts(6).Append(arrow.Timestamp(p.FetchedAt.UnixMicro()))
+				t.ts(6).Append(p.FetchedAt.UnixMicro())
 			}
 			if p.Status == 0 {
 				t.i32(7).AppendNull()
@@ -87,9 +85,9 @@ func pagesTable(in *Input) tableSpec {
 }
 
 func edgesTable(in *Input) tableSpec {
-	fields := []arrow.Field{
-		field("src", tDict, false),
-		field("dst", tDict, false),
+	fields := []column{
+		vertexField("src"),
+		vertexField("dst"),
 		field("src_id", tInt32, false),
 		field("dst_id", tInt32, false),
 	}
@@ -108,7 +106,7 @@ func edgesTable(in *Input) tableSpec {
 }
 
 func degreesTable(in *Input) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		distinct(field("page", tString, false)),
 		field("vertex_id", tInt32, false),
 		field("in_degree", tInt32, false),
@@ -127,7 +125,7 @@ func degreesTable(in *Input) tableSpec {
 }
 
 func ranksTable(in *Input, r rank.Result) tableSpec {
-	fields := []arrow.Field{
+	fields := []column{
 		field("epsilon", tFloat64, false),
 		distinct(field("page", tString, false)),
 		field("vertex_id", tInt32, false),

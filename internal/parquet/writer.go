@@ -144,7 +144,7 @@ func (w *chunkWriter) reset(col Column) {
 }
 
 var encoder = sync.OnceValue(func() *zstd.Encoder {
-	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithZeroFrames(true),
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithZeroFrames(true),
 		zstd.WithAllLitEntropyCompression(true), zstd.WithEncoderCRC(false)) // pages need no checksum of their own
 	if err != nil {
 		panic(err) // only for invalid options

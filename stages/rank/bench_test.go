@@ -87,3 +87,15 @@ func BenchmarkRandomReadCeiling(b *testing.B) {
 	}
 	b.ReportMetric(float64(m)*float64(b.N)/b.Elapsed().Seconds(), "reads/s")
 }
+
+// BenchmarkOrder sorts a million ranks, as a ranks table does.
+func BenchmarkOrder(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	score := make([]float64, 1<<20)
+	for v := range score {
+		score[v] = r.ExpFloat64() / float64(len(score))
+	}
+	for b.Loop() {
+		Order(score)
+	}
+}

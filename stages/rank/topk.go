@@ -42,6 +42,9 @@ func TopK[T int | float64](score []T, k int) []uint32 {
 // Order returns every vertex id sorted as TopK sorts: position i of the
 // result holds the vertex ranked i+1.
 func Order(score []float64) []uint32 {
+	if len(score) >= radixMin {
+		return radixOrder(score)
+	}
 	ids := make([]uint32, len(score))
 	for i := range ids {
 		ids[i] = uint32(i)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Type is a column's type as readers see it.
@@ -43,8 +44,10 @@ type Column struct {
 	Name     string
 	Type     Type
 	Optional bool // may hold nulls
-	// Dict writes a String column's values through a dictionary of its
-	// distinct values, built by hashing; a *Dict chunk brings its own.
+	// Dict writes a String column through a dictionary: a *Dict chunk's
+	// own, or one of a *Col's distinct values, built by hashing. Without
+	// it, every row's value is written plainly, a *Dict chunk's looked up
+	// by index.
 	Dict    bool
 	NoStats bool // write no statistics
 }
@@ -76,17 +79,24 @@ func (c *Col[T]) AppendNull() { c.nulls = append(c.nulls, len(c.Values)+len(c.nu
 
 func (c *Col[T]) Len() int { return len(c.Values) + len(c.nulls) }
 
+// Grow makes room for n more values.
+func (c *Col[T]) Grow(n int) { c.Values = slices.Grow(c.Values, n) }
+
 // Reset empties c, keeping its memory for the next row group.
 func (c *Col[T]) Reset() { c.Values, c.nulls = c.Values[:0], c.nulls[:0] }
 
 // Dict is a String column given as a dictionary of distinct values and,
-// per row, an index into it: written as it is, with no hashing of text.
+// per row, an index into it. A dictionary column writes it as it is, with
+// no hashing of text; a plain one writes each row's value.
 type Dict struct {
 	Values []string
 	Index  []int32
 }
 
 func (d *Dict) Len() int { return len(d.Index) }
+
+// Grow makes room for n more rows.
+func (d *Dict) Grow(n int) { d.Index = slices.Grow(d.Index, n) }
 
 // Reset empties d, keeping its memory for the next row group.
 func (d *Dict) Reset() { d.Values, d.Index = d.Values[:0], d.Index[:0] }

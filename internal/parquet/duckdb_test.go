@@ -55,7 +55,7 @@ func TestRoundTripDuckDB(t *testing.T) {
 		for _, row := range queryRows(t, db, fmt.Sprintf("SELECT column_type FROM (DESCRIBE SELECT * FROM '%s')", path)) {
 			types = append(types, row[0].(string))
 		}
-		if want := "INTEGER INTEGER BIGINT DOUBLE BOOLEAN BOOLEAN VARCHAR VARCHAR TIMESTAMP WITH TIME ZONE VARCHAR"; strings.Join(types, " ") != want {
+		if want := "INTEGER INTEGER BIGINT DOUBLE BOOLEAN BOOLEAN VARCHAR VARCHAR TIMESTAMP WITH TIME ZONE VARCHAR VARCHAR"; strings.Join(types, " ") != want {
 			t.Fatalf("trial %d: types %q, want %q", trial, types, want)
 		}
 		got := make(table, len(testColumns))
@@ -75,6 +75,12 @@ func TestRoundTripDuckDB(t *testing.T) {
 			stats := queryRows(t, db, fmt.Sprintf("SELECT min(stats_min_value::INTEGER), max(stats_max_value::INTEGER) FROM parquet_metadata('%s') WHERE path_in_schema = 'i32'", path))
 			if stats[0][0] != lo || stats[0][1] != hi {
 				t.Errorf("trial %d: DuckDB reads i32 bounds %v, want %v %v", trial, stats[0], lo, hi)
+			}
+		}
+		for col, want := range map[string]string{"given": "PLAIN, RLE, RLE_DICTIONARY", "indexed": "PLAIN, RLE", "sdn": "PLAIN, RLE, RLE_DICTIONARY", "s": "PLAIN, RLE"} {
+			got := queryRows(t, db, fmt.Sprintf("SELECT DISTINCT encodings FROM parquet_metadata('%s') WHERE path_in_schema = '%s'", path, col))
+			if len(got) > 1 || len(got) == 1 && got[0][0] != want { // no rows: no row group
+				t.Errorf("trial %d: column %s encodings %v, want %s", trial, col, got, want)
 			}
 		}
 		kv := queryRows(t, db, fmt.Sprintf("SELECT decode(value) FROM parquet_kv_metadata('%s') WHERE decode(key) = 'topicrank.version'", path))

@@ -66,6 +66,9 @@ func (d *Dict) encode(w *chunkWriter) error {
 	if w.col.Optional {
 		return fmt.Errorf("parquet: column %s: a Dict chunk for an optional column", w.col.Name)
 	}
+	if !w.col.Dict { // each row's value, written plainly
+		return d.encodePlain(w)
+	}
 	if err := checkUTF8(w.col, d.Values); err != nil {
 		return err
 	}
@@ -73,6 +76,36 @@ func (d *Dict) encode(w *chunkWriter) error {
 		w.meta.stats.min, w.meta.stats.max = valueStats(d.used())
 	}
 	w.dictPages(d.Values, d.Index, nil)
+	return nil
+}
+
+// encodePlain writes the value of each row in plain pages, for a column
+// whose rows are mostly different values, kept as indices until now. It
+// reads each row's value once: the rows are in any order, so the reads
+// miss the cache.
+func (d *Dict) encodePlain(w *chunkWriter) error {
+	if !w.col.NoStats {
+		w.meta.stats.min, w.meta.stats.max = valueStats(d.used())
+	}
+	w.meta.encodings = []int32{encPlain, encRLE}
+	w.meta.dataEncoding = encPlain
+	w.body = w.body[:0]
+	start := 0
+	for r, i := range d.Index {
+		v := d.Values[i]
+		w.body = binary.LittleEndian.AppendUint32(w.body, uint32(len(v)))
+		w.body = append(w.body, v...)
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("parquet: column %s: row %d (%q) is not UTF-8", w.col.Name, r, v)
+		}
+		if len(w.body) >= pageBytes {
+			w.page(false, r+1-start, encPlain)
+			w.body, start = w.body[:0], r+1
+		}
+	}
+	if start < len(d.Index) || len(d.Index) == 0 {
+		w.page(false, len(d.Index)-start, encPlain)
+	}
 	return nil
 }
 

@@ -28,7 +28,8 @@ var testColumns = []Column{
 	{Name: "s", Type: String},
 	{Name: "sdn", Type: String, Optional: true, Dict: true},
 	{Name: "ts", Type: Timestamp, Optional: true, NoStats: true},
-	{Name: "given", Type: String}, // a *Dict
+	{Name: "given", Type: String, Dict: true}, // a *Dict
+	{Name: "indexed", Type: String},           // the same *Dict, written plainly
 }
 
 // table is what a test wrote: per column, per row, the value or nil.
@@ -115,8 +116,10 @@ func randomGroup(r *rand.Rand, n int) ([]Chunk, table) {
 		}
 		given.Index = append(given.Index, k)
 		add(9, given.Values[k])
+		add(10, given.Values[k])
 	}
-	return []Chunk{&i32, &i32n, &i64, &f64n, &b, &bn, &s, &sdn, &ts, &given}, want
+	indexed := given
+	return []Chunk{&i32, &i32n, &i64, &f64n, &b, &bn, &s, &sdn, &ts, &given, &indexed}, want
 }
 
 // Random tables of every column kind, in row groups of random sizes and

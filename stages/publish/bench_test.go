@@ -50,3 +50,14 @@ func benchInput(b *testing.B) *Input {
 	}
 	return &Input{Job: "rank", RunID: "bench", Graph: g, Ranks: rank.PageRank(g, 0.85, []float64{0.01, 0.005})}
 }
+
+// BenchmarkWriteRanks writes one ranks table, on one goroutine.
+func BenchmarkWriteRanks(b *testing.B) {
+	in := benchInput(b)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := writeTable(io.Discard, in, ranksTable(in, in.Ranks[0])); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

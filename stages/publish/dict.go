@@ -54,6 +54,28 @@ func (c *dictCol) dict() *parquet.Dict {
 	return &c.chunk
 }
 
+// idCol is a page-name column given by vertex id.
+type idCol interface {
+	Append(v uint32)
+	grow(n int)
+	dict() *parquet.Dict // the pending rows, to be written, then Reset
+}
+
+// pageCol is a page-name column given by vertex id and written plainly:
+// each row's name is looked up when the row group is written.
+type pageCol struct {
+	names []string // by vertex id, cleaned (names.Safe)
+	chunk parquet.Dict
+}
+
+func (c *pageCol) Append(v uint32) { c.chunk.Index = append(c.chunk.Index, int32(v)) }
+func (c *pageCol) grow(n int)      { c.chunk.Grow(n) }
+
+func (c *pageCol) dict() *parquet.Dict {
+	c.chunk.Values = c.names // read, never appended to
+	return &c.chunk
+}
+
 // vertexCol is a page-name column given by vertex id: the row group's
 // dictionary is the names of the vertices it holds, in vertex-id order,
 // found with no hashing of strings. Appending a row only records the id;
@@ -75,6 +97,7 @@ func newVertexCol(names []string) *vertexCol {
 
 // Append appends vertex v's name.
 func (c *vertexCol) Append(v uint32) { c.ids = append(c.ids, v) }
+func (c *vertexCol) grow(n int)      { c.ids = slices.Grow(c.ids, n) }
 
 // dict returns the pending rows as a dictionary chunk, to be written and
 // Reset before the next Append, which starts a new row group.

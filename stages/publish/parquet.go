@@ -13,8 +13,8 @@ import (
 const rowGroupRows = 1 << 20
 
 // A column is a published column: text repeats, so it is dictionary-encoded
-// unless its values are all different (distinct) or it names pages by
-// vertex id (vertexField).
+// unless its values are all different (distinct). Page names can be given
+// by vertex id (vertexField, pageField).
 type column struct {
 	parquet.Column
 	byVertex bool
@@ -28,12 +28,22 @@ func field(name string, t parquet.Type, nullable bool) column {
 // the row group's vertices, found by id, so no name is hashed. It has no
 // min/max statistics: those of a row group's names prune nothing.
 func vertexField(name string) column {
-	return column{Column: parquet.Column{Name: name, Type: parquet.String, NoStats: true}, byVertex: true}
+	return column{Column: parquet.Column{Name: name, Type: parquet.String, Dict: true, NoStats: true}, byVertex: true}
+}
+
+// pageField is a page-name column given by vertex id whose rows name
+// every vertex once (degrees, ranks): written plainly, as a dictionary
+// would hold every name, and without statistics, as its bounds are
+// those of all names.
+func pageField(name string) column {
+	c := vertexField(name)
+	c.Dict = false
+	return c
 }
 
 // distinct marks a text column whose values are all different (the page
-// column of pages, degrees and ranks): a dictionary would hold every value
-// and add an index per row, so it is written plainly.
+// column of pages): a dictionary would hold every value and add an index
+// per row, so it is written plainly.
 func distinct(c column) column {
 	c.Dict = false
 	return c
@@ -62,7 +72,7 @@ type tableSpec struct {
 type table struct {
 	pw         *parquet.Writer
 	cols       []parquet.Chunk // by column; for a vertex column, its dictionary once made
-	vertices   []*vertexCol    // by column; nil but for vertex columns
+	vertices   []idCol         // by column; nil but for page names by vertex id
 	jobCol     *dictCol        // column 0
 	runCol     *dictCol        // column 1
 	job, runID string
@@ -73,7 +83,7 @@ type table struct {
 }
 
 func newTable(w io.Writer, in *Input, fields []column) (*table, error) {
-	all := append([]column{{Column: parquet.Column{Name: "job", Type: tString}}, {Column: parquet.Column{Name: "run_id", Type: tString}}}, fields...)
+	all := append([]column{field("job", tString, false), field("run_id", tString, false)}, fields...)
 	cols := make([]parquet.Column, len(all))
 	for i, c := range all {
 		cols[i] = c.Column
@@ -85,12 +95,14 @@ func newTable(w io.Writer, in *Input, fields []column) (*table, error) {
 		return nil, err
 	}
 	t := &table{pw: pw, job: in.Job, runID: in.RunID, names: in.safeNames(), cols: make([]parquet.Chunk, len(all)),
-		vertices: make([]*vertexCol, len(all)), jobCol: newDictCol(), runCol: newDictCol()}
+		vertices: make([]idCol, len(all)), jobCol: newDictCol(), runCol: newDictCol()}
 	for i, c := range all {
 		switch {
 		case i < 2:
-		case c.byVertex:
+		case c.byVertex && c.Dict:
 			t.vertices[i] = newVertexCol(t.names)
+		case c.byVertex:
+			t.vertices[i] = &pageCol{names: t.names}
 		case c.Type == tInt32:
 			t.cols[i] = new(parquet.Col[int32])
 		case c.Type == tInt64 || c.Type == tTimestamp:
@@ -117,12 +129,21 @@ func (t *table) str(i int) strCol {
 // are; names read from an edge-list file may not be.
 func (t *table) name(i int) strCol { return strCol{t.cols[i].(*parquet.Col[string]), names.Safe} }
 
-// vertex is a page-name column given by vertex id (a vertexField).
-func (t *table) vertex(i int) *vertexCol { return t.vertices[i] }
+// vertex is a page-name column given by vertex id (vertexField,
+// pageField).
+func (t *table) vertex(i int) idCol { return t.vertices[i] }
 
-// page appends vertex v's name to a text column (made safe once per
-// vertex: Input.safeNames).
-func (t *table) page(i int, v uint32) { t.cols[i].(*parquet.Col[string]).Append(t.names[v]) }
+// expect makes room in every column for n rows (at most a row group's).
+func (t *table) expect(n int) {
+	n = min(n, rowGroupRows)
+	for i, c := range t.cols {
+		if v := t.vertices[i]; v != nil {
+			v.grow(n)
+		} else if c != nil {
+			c.(interface{ Grow(int) }).Grow(n)
+		}
+	}
+}
 
 // strCol appends strings through a cleaning function.
 type strCol struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
@@ -39,7 +40,14 @@ func TestTableRowGroups(t *testing.T) {
 		}
 		var groups []int64
 		for i := range r.NumRowGroups() {
-			groups = append(groups, r.MetaData().RowGroup(i).NumRows())
+			rg := r.MetaData().RowGroup(i)
+			groups = append(groups, rg.NumRows())
+			for c := range 2 { // job and run_id: one value, in a dictionary
+				cc, _ := rg.ColumnChunk(c)
+				if !slices.Contains(cc.Encodings(), parquet.Encodings.RLEDict) {
+					t.Errorf("column %d is written with %v, want a dictionary", c, cc.Encodings())
+				}
+			}
 		}
 		r.Close()
 		if f.Rows != int64(tc.rows) || !slices.Equal(groups, tc.groups) {

@@ -93,6 +93,7 @@ func edgesTable(in *Input) tableSpec {
 	}
 	return tableSpec{fields, func(t *table) {
 		g := in.Graph
+		t.expect(g.NumEdges())
 		for u := range g.NumVertices() {
 			for _, v := range g.Out(uint32(u)) {
 				t.vertex(2).Append(uint32(u))
@@ -107,15 +108,16 @@ func edgesTable(in *Input) tableSpec {
 
 func degreesTable(in *Input) tableSpec {
 	fields := []column{
-		distinct(field("page", tString, false)),
+		pageField("page"),
 		field("vertex_id", tInt32, false),
 		field("in_degree", tInt32, false),
 		field("out_degree", tInt32, false),
 	}
 	return tableSpec{fields, func(t *table) {
 		g := in.Graph
+		t.expect(g.NumVertices())
 		for v := range g.NumVertices() {
-			t.page(2, uint32(v))
+			t.vertex(2).Append(uint32(v))
 			t.i32(3).Append(int32(v))
 			t.i32(4).Append(int32(g.InDegree(uint32(v))))
 			t.i32(5).Append(int32(g.OutDegree(uint32(v))))
@@ -127,7 +129,7 @@ func degreesTable(in *Input) tableSpec {
 func ranksTable(in *Input, r rank.Result) tableSpec {
 	fields := []column{
 		field("epsilon", tFloat64, false),
-		distinct(field("page", tString, false)),
+		pageField("page"),
 		field("vertex_id", tInt32, false),
 		field("rank", tFloat64, false),
 		field("position", tInt32, false),
@@ -135,9 +137,10 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 		field("residual", tFloat64, false),
 	}
 	return tableSpec{fields, func(t *table) {
+		t.expect(len(r.Ranks))
 		for pos, v := range rank.Order(r.Ranks) {
 			t.f64(2).Append(r.Epsilon)
-			t.page(3, v)
+			t.vertex(3).Append(v)
 			t.i32(4).Append(int32(v))
 			t.f64(5).Append(r.Ranks[v])
 			t.i32(6).Append(int32(pos + 1))

@@ -91,16 +91,24 @@ func (d *Dict) encodePlain(w *chunkWriter) error {
 	w.meta.dataEncoding = encPlain
 	w.body = w.body[:0]
 	start := 0
-	for r, i := range d.Index {
-		v := d.Values[i]
-		w.body = binary.LittleEndian.AppendUint32(w.body, uint32(len(v)))
-		w.body = append(w.body, v...)
-		if !utf8.ValidString(v) {
-			return fmt.Errorf("parquet: column %s: row %d (%q) is not UTF-8", w.col.Name, r, v)
+	var batch [64]string
+	for first := 0; first < len(d.Index); first += len(batch) {
+		// Gather a batch of values before copying them: the loads are
+		// independent, so their cache misses overlap.
+		rows := d.Index[first:min(first+len(batch), len(d.Index))]
+		for k, i := range rows {
+			batch[k] = d.Values[i]
 		}
-		if len(w.body) >= pageBytes {
-			w.page(false, r+1-start, encPlain)
-			w.body, start = w.body[:0], r+1
+		for k, v := range batch[:len(rows)] {
+			w.body = binary.LittleEndian.AppendUint32(w.body, uint32(len(v)))
+			w.body = append(w.body, v...)
+			if !utf8.ValidString(v) {
+				return fmt.Errorf("parquet: column %s: row %d (%q) is not UTF-8", w.col.Name, first+k, v)
+			}
+			if r := first + k; len(w.body) >= pageBytes {
+				w.page(false, r+1-start, encPlain)
+				w.body, start = w.body[:0], r+1
+			}
 		}
 	}
 	if start < len(d.Index) || len(d.Index) == 0 {

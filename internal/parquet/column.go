@@ -52,7 +52,8 @@ type Column struct {
 	NoStats bool // write no statistics
 }
 
-// A Chunk is one column's values in one row group: a *Col or a *Dict.
+// A Chunk is one column's values in one row group: a *Col, a *Dict or a
+// *Repeat.
 type Chunk interface {
 	Len() int // rows, nulls included
 	encode(w *chunkWriter) error
@@ -101,18 +102,28 @@ func (d *Dict) Grow(n int) { d.Index = slices.Grow(d.Index, n) }
 // Reset empties d, keeping its memory for the next row group.
 func (d *Dict) Reset() { d.Values, d.Index = d.Values[:0], d.Index[:0] }
 
+// Repeat is a column whose rows all hold one value: written as a
+// dictionary of that value and one run, whatever the column's Dict says,
+// so it costs nothing per row.
+type Repeat[T Value] struct {
+	Value T
+	Rows  int
+}
+
+func (r *Repeat[T]) Len() int { return r.Rows }
+
 func checkChunk(col Column, ch Chunk) error {
 	var ok bool
 	switch ch.(type) {
-	case *Col[int32]:
+	case *Col[int32], *Repeat[int32]:
 		ok = col.Type == Int32
-	case *Col[int64]:
+	case *Col[int64], *Repeat[int64]:
 		ok = col.Type == Int64 || col.Type == Timestamp
-	case *Col[float64]:
+	case *Col[float64], *Repeat[float64]:
 		ok = col.Type == Float64
-	case *Col[bool]:
+	case *Col[bool], *Repeat[bool]:
 		ok = col.Type == Bool
-	case *Col[string], *Dict:
+	case *Col[string], *Dict, *Repeat[string]:
 		ok = col.Type == String
 	}
 	if !ok {

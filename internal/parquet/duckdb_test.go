@@ -55,7 +55,7 @@ func TestRoundTripDuckDB(t *testing.T) {
 		for _, row := range queryRows(t, db, fmt.Sprintf("SELECT column_type FROM (DESCRIBE SELECT * FROM '%s')", path)) {
 			types = append(types, row[0].(string))
 		}
-		if want := "INTEGER INTEGER BIGINT DOUBLE BOOLEAN BOOLEAN VARCHAR VARCHAR TIMESTAMP WITH TIME ZONE VARCHAR VARCHAR"; strings.Join(types, " ") != want {
+		if want := "INTEGER INTEGER BIGINT DOUBLE BOOLEAN BOOLEAN VARCHAR VARCHAR TIMESTAMP WITH TIME ZONE VARCHAR VARCHAR DOUBLE VARCHAR"; strings.Join(types, " ") != want {
 			t.Fatalf("trial %d: types %q, want %q", trial, types, want)
 		}
 		got := make(table, len(testColumns))
@@ -77,7 +77,7 @@ func TestRoundTripDuckDB(t *testing.T) {
 				t.Errorf("trial %d: DuckDB reads i32 bounds %v, want %v %v", trial, stats[0], lo, hi)
 			}
 		}
-		for col, want := range map[string]string{"given": "PLAIN, RLE, RLE_DICTIONARY", "indexed": "PLAIN, RLE", "sdn": "PLAIN, RLE, RLE_DICTIONARY", "s": "PLAIN, RLE"} {
+		for col, want := range map[string]string{"given": "PLAIN, RLE, RLE_DICTIONARY", "indexed": "PLAIN, RLE", "sdn": "PLAIN, RLE, RLE_DICTIONARY", "s": "PLAIN, RLE", "rep": "PLAIN, RLE, RLE_DICTIONARY"} {
 			got := queryRows(t, db, fmt.Sprintf("SELECT DISTINCT encodings FROM parquet_metadata('%s') WHERE path_in_schema = '%s'", path, col))
 			if len(got) > 1 || len(got) == 1 && got[0][0] != want { // no rows: no row group
 				t.Errorf("trial %d: column %s encodings %v, want %s", trial, col, got, want)

@@ -117,6 +117,32 @@ func (d *Dict) encodePlain(w *chunkWriter) error {
 	return nil
 }
 
+func (r *Repeat[T]) encode(w *chunkWriter) error {
+	one := []T{r.Value}
+	if s, ok := any(one).([]string); ok {
+		if err := checkUTF8(w.col, s); err != nil {
+			return err
+		}
+	}
+	if !w.col.NoStats {
+		w.meta.stats.min, w.meta.stats.max = valueStats(one)
+	}
+	w.meta.encodings = []int32{encPlain, encRLE, encRLEDictionary}
+	w.meta.dataEncoding = encRLEDictionary
+	w.body = appendPlain(w.body[:0], one)
+	w.page(true, 1, encPlain)
+	w.body = w.body[:0]
+	if w.col.Optional { // every row is present: one run of level 1
+		w.body = binary.LittleEndian.AppendUint32(w.body, 0)
+		w.body = appendRun(w.body, r.Rows, 1, 1)
+		binary.LittleEndian.PutUint32(w.body, uint32(len(w.body)-4))
+	}
+	w.body = append(w.body, 1) // indices one bit wide
+	w.body = appendRun(w.body, r.Rows, 0, 1)
+	w.page(false, r.Rows, encRLEDictionary)
+	return nil
+}
+
 // used returns the values of the dictionary that rows refer to.
 func (d *Dict) used() []string {
 	seen := make([]bool, len(d.Values))

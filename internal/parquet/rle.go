@@ -1,6 +1,9 @@
 package parquet
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // maxPackedGroups bounds a bit-packed run to 63 groups of eight values, so
 // that its header is one byte, as parquet-cpp and arrow-go write them.
@@ -26,13 +29,23 @@ func appendHybrid[T ~uint8 | ~int32](dst []byte, vals []T, width int) []byte {
 			continue
 		}
 		dst = appendPacked(dst, vals[start:i], width)
-		dst = binary.AppendUvarint(dst, uint64(j-i)<<1)
-		for b, v := 0, uint32(vals[i]); b < width; b += 8 {
-			dst = append(dst, byte(v>>b))
-		}
+		dst = appendRun(dst, j-i, uint32(vals[i]), width)
 		i, start = j, j
 	}
 	return appendPacked(dst, vals[start:], width)
+}
+
+// appendRun appends n copies of v as RLE runs (none for n = 0).
+func appendRun(dst []byte, n int, v uint32, width int) []byte {
+	for n > 0 {
+		k := min(n, math.MaxInt32) // a run's count fits readers' 32 bits
+		dst = binary.AppendUvarint(dst, uint64(k)<<1)
+		for b := 0; b < width; b += 8 {
+			dst = append(dst, byte(v>>b))
+		}
+		n -= k
+	}
+	return dst
 }
 
 // appendPacked appends vals as bit-packed runs, least significant bit

@@ -28,8 +28,10 @@ var testColumns = []Column{
 	{Name: "s", Type: String},
 	{Name: "sdn", Type: String, Optional: true, Dict: true},
 	{Name: "ts", Type: Timestamp, Optional: true, NoStats: true},
-	{Name: "given", Type: String, Dict: true}, // a *Dict
-	{Name: "indexed", Type: String},           // the same *Dict, written plainly
+	{Name: "given", Type: String, Dict: true},    // a *Dict
+	{Name: "indexed", Type: String},              // the same *Dict, written plainly
+	{Name: "rep", Type: Float64, Optional: true}, // a *Repeat
+	{Name: "reps", Type: String},                 // a *Repeat
 }
 
 // table is what a test wrote: per column, per row, the value or nil.
@@ -119,7 +121,13 @@ func randomGroup(r *rand.Rand, n int) ([]Chunk, table) {
 		add(10, given.Values[k])
 	}
 	indexed := given
-	return []Chunk{&i32, &i32n, &i64, &f64n, &b, &bn, &s, &sdn, &ts, &given, &indexed}, want
+	rep := Repeat[float64]{[...]float64{r.NormFloat64(), 0, math.NaN()}[r.IntN(3)], n}
+	reps := Repeat[string]{words[r.IntN(len(words))], n}
+	for range n {
+		add(11, rep.Value)
+		add(12, reps.Value)
+	}
+	return []Chunk{&i32, &i32n, &i64, &f64n, &b, &bn, &s, &sdn, &ts, &given, &indexed, &rep, &reps}, want
 }
 
 // Random tables of every column kind, in row groups of random sizes and

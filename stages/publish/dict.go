@@ -16,7 +16,8 @@ type dictCol struct {
 	values []string
 	index  map[string]int32
 	runs   []valueRun
-	chunk  parquet.Dict // reused from row group to row group
+	dict   parquet.Dict // reused from row group to row group
+	repeat parquet.Repeat[string]
 }
 
 type valueRun struct {
@@ -40,18 +41,22 @@ func (c *dictCol) append(s string) {
 	c.runs = append(c.runs, valueRun{i, 1})
 }
 
-// dict returns the pending rows as a dictionary chunk and starts a new
-// row group.
-func (c *dictCol) dict() *parquet.Dict {
-	c.chunk.Reset()
+// chunk returns the pending rows (a constant, or a dictionary and
+// indices) and starts a new row group.
+func (c *dictCol) chunk(rows int) parquet.Chunk {
+	defer func() { c.values, c.index, c.runs = c.values[:0], map[string]int32{}, c.runs[:0] }()
+	if len(c.runs) <= 1 && len(c.values) == 1 {
+		c.repeat = parquet.Repeat[string]{Value: c.values[0], Rows: rows}
+		return &c.repeat
+	}
+	c.dict.Reset()
 	for _, r := range c.runs {
 		for range r.n {
-			c.chunk.Index = append(c.chunk.Index, r.value)
+			c.dict.Index = append(c.dict.Index, r.value)
 		}
 	}
-	c.chunk.Values = append(c.chunk.Values, c.values...)
-	c.values, c.index, c.runs = c.values[:0], map[string]int32{}, c.runs[:0]
-	return &c.chunk
+	c.dict.Values = append(c.dict.Values, c.values...)
+	return &c.dict
 }
 
 // idCol is a page-name column given by vertex id.

@@ -71,10 +71,11 @@ type tableSpec struct {
 // Memory holds a row group, never the table.
 type table struct {
 	pw         *parquet.Writer
-	cols       []parquet.Chunk // by column; for a vertex column, its dictionary once made
-	vertices   []idCol         // by column; nil but for page names by vertex id
-	jobCol     *dictCol        // column 0
-	runCol     *dictCol        // column 1
+	cols       []parquet.Chunk  // by column; for a vertex column, its dictionary once made
+	vertices   []idCol          // by column; nil but for page names by vertex id
+	constants  []func(rows int) // by column; nil but for constant columns, whose rows it sets
+	jobCol     *dictCol         // column 0
+	runCol     *dictCol         // column 1
 	job, runID string
 	names      []string // by vertex id, made safe
 	pending    int      // rows appended since the last row group
@@ -95,7 +96,7 @@ func newTable(w io.Writer, in *Input, fields []column) (*table, error) {
 		return nil, err
 	}
 	t := &table{pw: pw, job: in.Job, runID: in.RunID, names: in.safeNames(), cols: make([]parquet.Chunk, len(all)),
-		vertices: make([]idCol, len(all)), jobCol: newDictCol(), runCol: newDictCol()}
+		vertices: make([]idCol, len(all)), constants: make([]func(int), len(all)), jobCol: newDictCol(), runCol: newDictCol()}
 	for i, c := range all {
 		switch {
 		case i < 2:
@@ -133,14 +134,21 @@ func (t *table) name(i int) strCol { return strCol{t.cols[i].(*parquet.Col[strin
 // pageField).
 func (t *table) vertex(i int) idCol { return t.vertices[i] }
 
+// constant makes column i hold v in every row, with nothing appended per
+// row.
+func constant[T parquet.Value](t *table, i int, v T) {
+	c := &parquet.Repeat[T]{Value: v}
+	t.cols[i], t.constants[i] = c, func(rows int) { c.Rows = rows }
+}
+
 // expect makes room in every column for n rows (at most a row group's).
 func (t *table) expect(n int) {
 	n = min(n, rowGroupRows)
 	for i, c := range t.cols {
 		if v := t.vertices[i]; v != nil {
 			v.grow(n)
-		} else if c != nil {
-			c.(interface{ Grow(int) }).Grow(n)
+		} else if c, ok := c.(interface{ Grow(int) }); ok {
+			c.Grow(n)
 		}
 	}
 }
@@ -173,17 +181,22 @@ func (t *table) endRow() {
 
 // flush writes the pending rows as a row group.
 func (t *table) flush() {
-	t.cols[0], t.cols[1] = t.jobCol.dict(), t.runCol.dict()
+	t.cols[0], t.cols[1] = t.jobCol.chunk(t.pending), t.runCol.chunk(t.pending)
 	for i, v := range t.vertices {
 		if v != nil {
 			t.cols[i] = v.dict()
+		}
+		if set := t.constants[i]; set != nil {
+			set(t.pending)
 		}
 	}
 	if t.err == nil {
 		t.err = t.pw.WriteRowGroup(t.cols...)
 	}
 	for _, c := range t.cols {
-		c.(interface{ Reset() }).Reset()
+		if c, ok := c.(interface{ Reset() }); ok {
+			c.Reset()
+		}
 	}
 	t.rows += int64(t.pending)
 	t.pending = 0

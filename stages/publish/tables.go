@@ -137,15 +137,15 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 		field("residual", tFloat64, false),
 	}
 	return tableSpec{fields, func(t *table) {
+		constant(t, 2, r.Epsilon)
+		constant(t, 7, int32(r.Iterations))
+		constant(t, 8, r.Residual)
 		t.expect(len(r.Ranks))
 		for pos, v := range rank.Order(r.Ranks) {
-			t.f64(2).Append(r.Epsilon)
 			t.vertex(3).Append(v)
 			t.i32(4).Append(int32(v))
 			t.f64(5).Append(r.Ranks[v])
 			t.i32(6).Append(int32(pos + 1))
-			t.i32(7).Append(int32(r.Iterations))
-			t.f64(8).Append(r.Residual)
 			t.endRow()
 		}
 	}}

@@ -27,9 +27,10 @@ type valueRun struct {
 
 func newDictCol() *dictCol { return &dictCol{index: map[string]int32{}} }
 
-func (c *dictCol) append(s string) {
+// appendN appends n rows of s.
+func (c *dictCol) appendN(s string, n int) {
 	if k := len(c.runs) - 1; k >= 0 && c.values[c.runs[k].value] == s {
-		c.runs[k].n++
+		c.runs[k].n += n
 		return
 	}
 	i, ok := c.index[s]
@@ -38,7 +39,7 @@ func (c *dictCol) append(s string) {
 		c.values = append(c.values, names.ValidUTF8(s))
 		c.index[s] = i
 	}
-	c.runs = append(c.runs, valueRun{i, 1})
+	c.runs = append(c.runs, valueRun{i, n})
 }
 
 // chunk returns the pending rows (a constant, or a dictionary and
@@ -62,6 +63,7 @@ func (c *dictCol) chunk(rows int) parquet.Chunk {
 // idCol is a page-name column given by vertex id.
 type idCol interface {
 	Append(v uint32)
+	appendIDs(vs []uint32)
 	grow(n int)
 	dict() *parquet.Dict // the pending rows, to be written, then Reset
 }
@@ -74,7 +76,12 @@ type pageCol struct {
 }
 
 func (c *pageCol) Append(v uint32) { c.chunk.Index = append(c.chunk.Index, int32(v)) }
-func (c *pageCol) grow(n int)      { c.chunk.Grow(n) }
+func (c *pageCol) appendIDs(vs []uint32) {
+	for _, v := range vs {
+		c.Append(v)
+	}
+}
+func (c *pageCol) grow(n int) { c.chunk.Grow(n) }
 
 func (c *pageCol) dict() *parquet.Dict {
 	c.chunk.Values = c.names // read, never appended to
@@ -101,8 +108,9 @@ func newVertexCol(names []string) *vertexCol {
 }
 
 // Append appends vertex v's name.
-func (c *vertexCol) Append(v uint32) { c.ids = append(c.ids, v) }
-func (c *vertexCol) grow(n int)      { c.ids = slices.Grow(c.ids, n) }
+func (c *vertexCol) Append(v uint32)       { c.ids = append(c.ids, v) }
+func (c *vertexCol) appendIDs(vs []uint32) { c.ids = append(c.ids, vs...) }
+func (c *vertexCol) grow(n int)            { c.ids = slices.Grow(c.ids, n) }
 
 // dict returns the pending rows as a dictionary chunk, to be written and
 // Reset before the next Append, which starts a new row group.

@@ -10,7 +10,8 @@ import (
 
 // rowGroupRows is the size of a row group: a table of n rows has
 // ceil(n/rowGroupRows) of them, few and large, as scanners like them.
-const rowGroupRows = 1 << 20
+// Tests make it small.
+var rowGroupRows = 1 << 20
 
 // A column is a published column: text repeats, so it is dictionary-encoded
 // unless its values are all different (distinct). Page names can be given
@@ -170,10 +171,17 @@ func (t *table) boolean(i int) *parquet.Col[bool] { return t.cols[i].(*parquet.C
 
 // endRow completes a row whose other columns are appended, and writes a
 // row group when one is full.
-func (t *table) endRow() {
-	t.jobCol.append(t.job)
-	t.runCol.append(t.runID)
-	t.pending++
+func (t *table) endRow() { t.endRows(1) }
+
+// room is the number of rows the row group being filled has left.
+func (t *table) room() int { return rowGroupRows - t.pending }
+
+// endRows completes n rows (at most room()) whose other columns are
+// appended, and writes a row group when one is full.
+func (t *table) endRows(n int) {
+	t.jobCol.appendN(t.job, n)
+	t.runCol.appendN(t.runID, n)
+	t.pending += n
 	if t.pending == rowGroupRows {
 		t.flush()
 	}

@@ -94,13 +94,20 @@ func edgesTable(in *Input) tableSpec {
 	return tableSpec{fields, func(t *table) {
 		g := in.Graph
 		t.expect(g.NumEdges())
+		src, dst, srcID, dstID := t.vertex(2), t.vertex(3), t.i32(4), t.i32(5)
 		for u := range g.NumVertices() {
-			for _, v := range g.Out(uint32(u)) {
-				t.vertex(2).Append(uint32(u))
-				t.vertex(3).Append(v)
-				t.i32(4).Append(int32(u))
-				t.i32(5).Append(int32(v))
-				t.endRow()
+			// A source's edges are appended together, up to the end of
+			// the row group.
+			for out := g.Out(uint32(u)); len(out) > 0; {
+				n := min(len(out), t.room())
+				for _, v := range out[:n] {
+					src.Append(uint32(u))
+					srcID.Append(int32(u))
+					dstID.Append(int32(v))
+				}
+				dst.appendIDs(out[:n])
+				t.endRows(n)
+				out = out[n:]
 			}
 		}
 	}}

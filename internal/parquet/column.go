@@ -139,17 +139,17 @@ func checkChunk(col Column, ch Chunk) error {
 func valueStats[T Value](vals []T) (lo, hi []byte) {
 	switch v := any(vals).(type) {
 	case []int32:
-		return bounds(v, func(x int32) bool { return true })
+		return bounds(v)
 	case []int64:
-		return bounds(v, func(x int64) bool { return true })
+		return bounds(v)
 	case []string:
-		lo, hi = bounds(v, func(x string) bool { return true })
+		lo, hi = bounds(v)
 		if len(lo) > maxStatBytes || len(hi) > maxStatBytes {
 			return nil, nil
 		}
 		return lo, hi
 	case []float64:
-		lo, hi = bounds(v, func(x float64) bool { return !math.IsNaN(x) })
+		lo, hi = bounds(v)
 		if lo != nil && math.Float64frombits(binary.LittleEndian.Uint64(lo)) == 0 {
 			lo = binary.LittleEndian.AppendUint64(nil, math.Float64bits(math.Copysign(0, -1)))
 		}
@@ -178,13 +178,13 @@ func valueStats[T Value](vals []T) (lo, hi []byte) {
 // parquet-cpp does by default: they would bloat the footer.
 const maxStatBytes = 4096
 
-// bounds returns the plain encoding of the least and greatest of the vals
-// that count, nil if none does.
-func bounds[T cmp.Ordered](vals []T, counts func(T) bool) (lo, hi []byte) {
+// bounds returns the plain encoding of the least and greatest of vals,
+// NaN aside, nil if there are none.
+func bounds[T cmp.Ordered](vals []T) (lo, hi []byte) {
 	first := true
 	var mn, mx T
 	for _, v := range vals {
-		if !counts(v) {
+		if v != v { // NaN
 			continue
 		}
 		if first {

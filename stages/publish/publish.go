@@ -102,13 +102,25 @@ func Write(dir string, in *Input) ([]File, error) {
 	files := make([]File, len(outputs))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
+	// A file is synced apart from its writing: a sync waits on the disk,
+	// and the core is better spent on the next file meanwhile.
+	var syncs errgroup.Group
 	for i, o := range outputs {
-		g.Go(func() (err error) {
-			files[i], err = writeFile(dir, o.path, o.write)
-			return err
+		g.Go(func() error {
+			f, file, err := writeUnsynced(dir, o.path, o.write)
+			if err != nil {
+				return err
+			}
+			files[i] = file
+			syncs.Go(func() error { return syncClose(f, o.path) })
+			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
+	err := g.Wait()
+	if serr := syncs.Wait(); err == nil {
+		err = serr
+	}
+	if err != nil {
 		return nil, err
 	}
 	return files, nil
@@ -129,27 +141,44 @@ func writeTable(w io.Writer, in *Input, spec tableSpec) (int64, error) {
 // it wrote, syncs it and returns its description. w is not an io.Closer:
 // the file's lifetime stays here.
 func writeFile(dir, path string, write func(io.Writer) (int64, error)) (File, error) {
+	f, file, err := writeUnsynced(dir, path, write)
+	if err == nil {
+		err = syncClose(f, path)
+	}
+	return file, err
+}
+
+// writeUnsynced is writeFile but for the sync: it returns the file still
+// open, for syncClose.
+func writeUnsynced(dir, path string, write func(io.Writer) (int64, error)) (*os.File, File, error) {
 	full := filepath.Join(dir, filepath.FromSlash(path))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		return File{}, err
+		return nil, File{}, err
 	}
 	f, err := os.Create(full)
 	if err != nil {
-		return File{}, err
+		return nil, File{}, err
 	}
 	h := sha256.New()
 	cw := &countWriter{w: io.MultiWriter(f, h)}
 	rows, err := write(cw)
-	if err == nil {
-		err = f.Sync()
+	if err != nil {
+		f.Close()
+		return nil, File{}, fmt.Errorf("writing %s: %w", path, err)
 	}
+	return f, File{Path: path, Rows: rows, Bytes: cw.n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// syncClose syncs a written file to disk and closes it.
+func syncClose(f *os.File, path string) error {
+	err := f.Sync()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return File{}, fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return File{Path: path, Rows: rows, Bytes: cw.n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return nil
 }
 
 type countWriter struct {

@@ -32,23 +32,7 @@ func TestRoundTripDuckDB(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := NewWriter(f, testColumns, "topicrank version test", KeyValue{"topicrank.version", "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := make(table, len(testColumns))
-		for range r.IntN(4) { // zero row groups too
-			chunks, g := randomGroup(r, r.IntN(1500))
-			for c := range want {
-				want[c] = append(want[c], g[c]...)
-			}
-			if err := w.WriteRowGroup(chunks...); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		want, _ := writeRandom(t, f, r, 1500)
 		f.Close()
 
 		var types []string

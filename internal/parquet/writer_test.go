@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -139,29 +140,38 @@ func TestRoundTripArrow(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := range 30 {
 		var buf bytes.Buffer
-		w, err := NewWriter(&buf, testColumns, "topicrank version test", KeyValue{"k", "v"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := make(table, len(testColumns))
-		var groups []table
-		for range r.IntN(4) {
-			chunks, g := randomGroup(r, r.IntN(2000))
-			groups = append(groups, g)
-			for c := range want {
-				want[c] = append(want[c], g[c]...)
-			}
-			if err := w.WriteRowGroup(chunks...); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		want, groups := writeRandom(t, &buf, r, 2000)
 		got := readArrow(t, buf.Bytes())
 		compareTables(t, fmt.Sprintf("trial %d", trial), got, want)
 		checkStats(t, buf.Bytes(), groups)
 	}
+}
+
+// writeRandom writes a file of up to three row groups of up to maxRows
+// random rows (none at all, at times) and returns what a reader should
+// see: the whole table and each row group.
+func writeRandom(t *testing.T, out io.Writer, r *rand.Rand, maxRows int) (table, []table) {
+	t.Helper()
+	w, err := NewWriter(out, testColumns, "topicrank version test", KeyValue{"topicrank.version", "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(table, len(testColumns))
+	var groups []table
+	for range r.IntN(4) {
+		chunks, g := randomGroup(r, r.IntN(maxRows))
+		groups = append(groups, g)
+		for c := range want {
+			want[c] = append(want[c], g[c]...)
+		}
+		if err := w.WriteRowGroup(chunks...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return want, groups
 }
 
 func readArrow(t *testing.T, data []byte) table {
@@ -339,5 +349,38 @@ func lessAny(a, b any) bool {
 		return !a && b.(bool)
 	default:
 		return a.(string) < b.(string)
+	}
+}
+
+// Bad input is an error naming the column, never a file readers refuse.
+func TestWriterRefuses(t *testing.T) {
+	str := func(vals ...string) *Col[string] { return &Col[string]{Values: vals} }
+	nullInt := &Col[int32]{}
+	nullInt.AppendNull()
+	for _, tc := range []struct {
+		name   string
+		cols   []Column
+		chunks []Chunk
+		want   string
+	}{
+		{"two names", []Column{{Name: "a"}, {Name: "a"}}, nil, `two columns named "a"`},
+		{"no name", []Column{{Type: Int32}}, nil, "without a name"},
+		{"dict int", []Column{{Name: "a", Type: Int32, Dict: true}}, nil, "a dictionary for a int32 column"},
+		{"wrong type", []Column{{Name: "a", Type: Int64}}, []Chunk{&Col[int32]{}}, "column a: a *parquet.Col[int32] chunk for a int64 column"},
+		{"rows differ", []Column{{Name: "a", Type: String}, {Name: "b", Type: String}}, []Chunk{str("x"), str()}, "column b has 0 rows"},
+		{"null required", []Column{{Name: "a", Type: Int32}}, []Chunk{nullInt}, "column a: a null in row 0"},
+		{"not utf-8", []Column{{Name: "a", Type: String}}, []Chunk{str("ok", "\xff")}, "column a: value 1"},
+		{"bad index", []Column{{Name: "a", Type: String, Dict: true}}, []Chunk{&Dict{Values: []string{"x"}, Index: []int32{0, 1}}}, "row 1: index 1 outside"},
+		{"not utf-8 by index", []Column{{Name: "a", Type: String}}, []Chunk{&Dict{Values: []string{"\xc3"}, Index: []int32{0}}}, "column a: row 0"},
+		{"repeat not utf-8", []Column{{Name: "a", Type: String}}, []Chunk{&Repeat[string]{Value: "\xff", Rows: 2}}, "column a: value 0"},
+	} {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, tc.cols, "test")
+		if err == nil {
+			err = w.WriteRowGroup(tc.chunks...)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -154,4 +154,3 @@ func dictionary(vals []string) (values []string, index []int32) {
 	}
 	return values, index
 }
-

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -38,9 +39,12 @@ var testColumns = []Column{
 // table is what a test wrote: per column, per row, the value or nil.
 type table [][]any
 
+// testWords are the text randomGroup draws from, unless told otherwise.
+var testWords = []string{"", "a", "Zürich", "/wiki/Seattle", strings.Repeat("x", 5000), "\u202e"}
+
 // randomGroup makes n random rows as chunks of testColumns, and as the
-// table a reader should see.
-func randomGroup(r *rand.Rand, n int) ([]Chunk, table) {
+// table a reader should see; text is drawn from words.
+func randomGroup(r *rand.Rand, n int, words []string) ([]Chunk, table) {
 	var (
 		i32, i32n   Col[int32]
 		i64, ts     Col[int64]
@@ -50,7 +54,6 @@ func randomGroup(r *rand.Rand, n int) ([]Chunk, table) {
 		given       Dict
 		nullRate    = r.Float64()
 		nullOr      = func() bool { return r.Float64() < nullRate }
-		words       = []string{"", "a", "Zürich", "/wiki/Seattle", strings.Repeat("x", 5000), "\u202e"}
 		dictionary  = r.IntN(40) + 1
 		constRun    = r.IntN(2) == 0 // long runs of equal values
 		constantInt = r.Int32()
@@ -152,26 +155,31 @@ func TestRoundTripArrow(t *testing.T) {
 // see: the whole table and each row group.
 func writeRandom(t *testing.T, out io.Writer, r *rand.Rand, maxRows int) (table, []table) {
 	t.Helper()
-	w, err := NewWriter(out, testColumns, "topicrank version test", KeyValue{"topicrank.version", "test"})
+	want, groups, err := writeRandomWords(out, r, maxRows, testWords)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return want, groups
+}
+
+func writeRandomWords(out io.Writer, r *rand.Rand, maxRows int, words []string) (table, []table, error) {
+	w, err := NewWriter(out, testColumns, "topicrank version test", KeyValue{"topicrank.version", "test"})
+	if err != nil {
+		return nil, nil, err
 	}
 	want := make(table, len(testColumns))
 	var groups []table
 	for range r.IntN(4) {
-		chunks, g := randomGroup(r, r.IntN(maxRows))
+		chunks, g := randomGroup(r, r.IntN(maxRows), words)
 		groups = append(groups, g)
 		for c := range want {
 			want[c] = append(want[c], g[c]...)
 		}
 		if err := w.WriteRowGroup(chunks...); err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return want, groups
+	return want, groups, w.Close()
 }
 
 func readArrow(t *testing.T, data []byte) table {
@@ -383,4 +391,36 @@ func TestWriterRefuses(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// FuzzRoundTrip writes random tables whose text comes from the fuzzer
+// (words split at NUL) and reads them back with arrow-go: text that is not
+// UTF-8 must be refused, any other must come back as it was, with its
+// statistics.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add(uint64(1), "a\x00Zürich\x00\x00/wiki/X")
+	f.Add(uint64(2), "\xff\x00ok")
+	f.Add(uint64(3), strings.Repeat("long ", 300))
+	f.Fuzz(func(t *testing.T, seed uint64, text string) {
+		defer func(n int) { pageBytes = n }(pageBytes)
+		pageBytes = 64 + int(seed%512)
+		words := strings.Split(text, "\x00")
+		var buf bytes.Buffer
+		want, groups, err := writeRandomWords(&buf, rand.New(rand.NewPCG(seed, 0)), 300, words)
+		if err != nil {
+			if utf8.ValidString(text) {
+				t.Fatal(err)
+			}
+			return // refused: some text was not UTF-8
+		}
+		for _, col := range want {
+			for _, v := range col {
+				if s, ok := v.(string); ok && !utf8.ValidString(s) {
+					t.Fatalf("text that is not UTF-8 was written: %q", s)
+				}
+			}
+		}
+		compareTables(t, "fuzz", readArrow(t, buf.Bytes()), want)
+		checkStats(t, buf.Bytes(), groups)
+	})
 }

@@ -18,14 +18,10 @@ func (d *Dict) encode(w *chunkWriter) error {
 	if !w.col.Dict { // each row's value, written plainly
 		return d.encodePlain(w)
 	}
-	if err := checkUTF8(w.col, d.Values); err != nil {
-		return err
-	}
 	if !w.col.NoStats {
 		w.meta.stats.min, w.meta.stats.max = valueStats(d.used())
 	}
-	w.dictPages(d.Values, d.Index, nil)
-	return nil
+	return w.dictPages(d.Values, d.Index, nil)
 }
 
 // encodePlain writes the value of each row in plain pages, for a column
@@ -116,11 +112,19 @@ func checkUTF8(col Column, vals []string) error {
 	return nil
 }
 
-// dictPages writes the dictionary page, then data pages of indices.
-func (w *chunkWriter) dictPages(values []string, index []int32, levels []uint8) {
+// dictPages writes the dictionary page, then data pages of indices. It
+// refuses a value that is not UTF-8, checked as it is copied.
+func (w *chunkWriter) dictPages(values []string, index []int32, levels []uint8) error {
 	w.meta.encodings = []int32{encPlain, encRLE, encRLEDictionary}
 	w.meta.dataEncoding = encRLEDictionary
-	w.body = appendPlain(w.body[:0], values)
+	w.body = w.body[:0]
+	for i, v := range values {
+		w.body = binary.LittleEndian.AppendUint32(w.body, uint32(len(v)))
+		w.body = append(w.body, v...)
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("parquet: column %s: value %d (%q) is not UTF-8", w.col.Name, i, v)
+		}
+	}
 	w.page(true, len(values), encPlain)
 	width := bitWidth(len(values))
 	rows := len(index)
@@ -136,6 +140,7 @@ func (w *chunkWriter) dictPages(values []string, index []int32, levels []uint8) 
 		w.page(false, end-r, encRLEDictionary)
 		r, v = end, v+n
 	}
+	return nil
 }
 
 // dictionary returns the distinct values of vals in order of first

@@ -23,8 +23,7 @@ func (c *Col[T]) encode(w *chunkWriter) error {
 	}
 	if s, ok := any(c.Values).([]string); ok && w.col.Dict {
 		values, index := dictionary(s)
-		w.dictPages(values, index, levels)
-		return nil
+		return w.dictPages(values, index, levels)
 	}
 	w.meta.encodings = []int32{encPlain, encRLE}
 	w.meta.dataEncoding = encPlain

@@ -3,6 +3,7 @@ package parquet
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -117,7 +118,11 @@ func checkUTF8(col Column, vals []string) error {
 func (w *chunkWriter) dictPages(values []string, index []int32, levels []uint8) error {
 	w.meta.encodings = []int32{encPlain, encRLE, encRLEDictionary}
 	w.meta.dataEncoding = encRLEDictionary
-	w.body = w.body[:0]
+	size := 4 * len(values)
+	for _, v := range values {
+		size += len(v)
+	}
+	w.body = slices.Grow(w.body[:0], size)
 	for i, v := range values {
 		w.body = binary.LittleEndian.AppendUint32(w.body, uint32(len(v)))
 		w.body = append(w.body, v...)

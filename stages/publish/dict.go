@@ -110,7 +110,11 @@ func newVertexCol(names []string) *vertexCol {
 // Append appends vertex v's name.
 func (c *vertexCol) Append(v uint32)       { c.ids = append(c.ids, v) }
 func (c *vertexCol) appendIDs(vs []uint32) { c.ids = append(c.ids, vs...) }
-func (c *vertexCol) grow(n int)            { c.ids = slices.Grow(c.ids, n) }
+func (c *vertexCol) grow(n int) {
+	c.ids = slices.Grow(c.ids, n)
+	c.chunk.Grow(n)
+	c.chunk.Values = slices.Grow(c.chunk.Values, min(n, len(c.names)))
+}
 
 // dict returns the pending rows as a dictionary chunk, to be written and
 // Reset before the next Append, which starts a new row group.

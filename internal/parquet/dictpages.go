@@ -16,11 +16,11 @@ func (d *Dict) encode(w *chunkWriter) error {
 	if w.col.Optional {
 		return fmt.Errorf("parquet: column %s: a Dict chunk for an optional column", w.col.Name)
 	}
-	if !w.col.Dict { // each row's value, written plainly
-		return d.encodePlain(w)
-	}
 	if !w.col.NoStats {
 		w.meta.stats.min, w.meta.stats.max = valueStats(d.used())
+	}
+	if !w.col.Dict { // each row's value, written plainly
+		return d.encodePlain(w)
 	}
 	return w.dictPages(d.Values, d.Index, nil)
 }
@@ -30,9 +30,6 @@ func (d *Dict) encode(w *chunkWriter) error {
 // reads each row's value once: the rows are in any order, so the reads
 // miss the cache.
 func (d *Dict) encodePlain(w *chunkWriter) error {
-	if !w.col.NoStats {
-		w.meta.stats.min, w.meta.stats.max = valueStats(d.used())
-	}
 	w.meta.encodings = []int32{encPlain, encRLE}
 	w.meta.dataEncoding = encPlain
 	w.body = w.body[:0]
@@ -46,8 +43,7 @@ func (d *Dict) encodePlain(w *chunkWriter) error {
 			batch[k] = d.Values[i]
 		}
 		for k, v := range batch[:len(rows)] {
-			w.body = binary.LittleEndian.AppendUint32(w.body, uint32(len(v)))
-			w.body = append(w.body, v...)
+			w.body = appendText(w.body, v)
 			if !utf8.ValidString(v) {
 				return fmt.Errorf("parquet: column %s: row %d (%q) is not UTF-8", w.col.Name, first+k, v)
 			}
@@ -124,8 +120,7 @@ func (w *chunkWriter) dictPages(values []string, index []int32, levels []uint8) 
 	}
 	w.body = slices.Grow(w.body[:0], size)
 	for i, v := range values {
-		w.body = binary.LittleEndian.AppendUint32(w.body, uint32(len(v)))
-		w.body = append(w.body, v...)
+		w.body = appendText(w.body, v)
 		if !utf8.ValidString(v) {
 			return fmt.Errorf("parquet: column %s: value %d (%q) is not UTF-8", w.col.Name, i, v)
 		}

@@ -163,9 +163,15 @@ func appendPlain[T Value](dst []byte, vals []T) []byte {
 		}
 	case []string:
 		for _, x := range s {
-			dst = binary.LittleEndian.AppendUint32(dst, uint32(len(x)))
-			dst = append(dst, x...)
+			dst = appendText(dst, x)
 		}
 	}
 	return dst
+}
+
+// appendText appends one text value in plain encoding: its length in 4
+// bytes, then its bytes.
+func appendText(dst []byte, s string) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(s)))
+	return append(dst, s...)
 }

@@ -48,6 +48,15 @@ type chunkMeta struct {
 	stats        stats
 }
 
+// start is where the chunk begins: its dictionary page, or else its first
+// data page.
+func (m *chunkMeta) start() int64 {
+	if m.dictOffset >= 0 {
+		return m.dictOffset
+	}
+	return m.dataOffset
+}
+
 func (m *chunkMeta) place(base int64) {
 	m.dataOffset += base
 	if m.dictOffset >= 0 {
@@ -188,12 +197,8 @@ func writeRowGroup(c *compact, cols []Column, g rowGroupMeta, ordinal int) {
 	for i, m := range g.chunks {
 		size += m.uncompressed
 		compressed += m.compressed
-		start := m.dataOffset
-		if m.dictOffset >= 0 {
-			start = m.dictOffset
-		}
 		c.begin() // ColumnChunk
-		c.i64(2, start)
+		c.i64(2, m.start())
 		c.structField(3) // ColumnMetaData
 		c.i32(1, cols[i].Type.physical())
 		c.list(2, ctI32, len(m.encodings))
@@ -220,11 +225,7 @@ func writeRowGroup(c *compact, cols []Column, g rowGroupMeta, ordinal int) {
 	c.i64(2, size)
 	c.i64(3, g.rows)
 	if len(g.chunks) > 0 {
-		start := g.chunks[0].dataOffset
-		if g.chunks[0].dictOffset >= 0 {
-			start = g.chunks[0].dictOffset
-		}
-		c.i64(5, start)
+		c.i64(5, g.chunks[0].start())
 	}
 	c.i64(6, compressed)
 	if ordinal <= math.MaxInt16 {

@@ -46,7 +46,7 @@ func (c *dictCol) appendN(s string, n int) {
 // indices) and starts a new row group.
 func (c *dictCol) chunk(rows int) parquet.Chunk {
 	defer func() { c.values, c.index, c.runs = c.values[:0], map[string]int32{}, c.runs[:0] }()
-	if len(c.runs) <= 1 && len(c.values) == 1 {
+	if len(c.values) == 1 { // one value: appendN kept it as one run
 		c.repeat = parquet.Repeat[string]{Value: c.values[0], Rows: rows}
 		return &c.repeat
 	}

@@ -47,10 +47,10 @@ type rawName struct {
 	off, end uint32 // the name is data[off:end]
 }
 
+// entry is an endpoint's name, grouped by partition.
 type entry struct {
-	hash     uint64
-	off, end uint32 // the name is data[off:end]
-	pos      uint32 // the endpoint's index in the piece
+	rawName
+	pos uint32 // the endpoint's index in the piece
 }
 
 // parse splits data into edges and hashes their names. It stops at the
@@ -125,7 +125,7 @@ func (pc *piece) group() {
 	pc.ids = resize(pc.ids, n)
 	for i, r := range pc.raw {
 		p := r.hash >> (64 - partBits)
-		pc.ents[next[p]] = entry{hash: r.hash, off: r.off, end: r.end, pos: uint32(i)}
+		pc.ents[next[p]] = entry{r, uint32(i)}
 		next[p]++
 		pc.part[i] = uint8(p)
 	}

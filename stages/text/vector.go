@@ -31,8 +31,12 @@ func termBytes(w []byte) string {
 	return learn(string(w))
 }
 
-// remembered returns the term the cache holds for w.
+// remembered returns the term the cache holds for w. A word too long to
+// be cached is not looked up.
 func remembered[S string | []byte](w S) (string, bool) {
+	if len(w) > maxCachedWord {
+		return "", false
+	}
 	sh := &terms[shard(w)]
 	sh.mu.RLock()
 	t, ok := sh.m[string(w)]

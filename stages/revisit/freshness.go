@@ -1,0 +1,213 @@
+package revisit
+
+import (
+	"math"
+	"slices"
+)
+
+// freshness spends the budget where it buys the most expected freshness,
+// from each page's estimated rate of change. Which pages deserve visits at
+// all is Cho and Garcia-Molina's optimal refresh allocation ("Effective
+// page refresh policies for Web crawlers", ACM TODS 2003): a page changing
+// at rate λ and visited at frequency f is fresh a share F(λ,f) =
+// (f/λ)(1-e^{-λ/f}) of the time; the frequencies that maximise ΣF under
+// Σf = budget equalise the marginal gain ∂F/∂f = g(λ/f)/λ, with g(x) =
+// 1-(1+x)e^{-x}, and give nothing to a page that changes too fast to keep
+// fresh (λ·μ ≥ 1 for the multiplier μ). Among the pages it gives visits,
+// a run takes those most likely to be out of date now: the posterior
+// probability of a change since the last visit, which is the freshness a
+// visit tonight buys. Pages it gives no visits come last.
+func freshness(pages []History, now, budget int) []Choice {
+	post := Fit(pages)
+	rates := make([]float64, len(pages))
+	for i := range rates {
+		rates[i] = post.Rate(i)
+	}
+	f := Allocate(rates, float64(budget))
+	prio := make([]float64, len(pages))
+	idx := make([]int, len(pages))
+	for i := range pages {
+		idx[i] = i
+		if prio[i] = -1; f[i] > 0 {
+			prio[i] = post.Stale(i, now-pages[i].LastVisit)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return desc(prio[a], prio[b]) })
+	out := make([]Choice, len(idx))
+	for i, j := range idx {
+		out[i] = Choice{j, ReasonRate}
+	}
+	return out
+}
+
+// grid are the rates (per tick) of the prior: log-spaced from a change
+// in 1,000 runs to about two a run.
+var grid = func() []float64 {
+	var g []float64
+	for r := 0.001; r < 2.5; r *= 1.6 {
+		g = append(g, r)
+	}
+	return g
+}()
+
+// Posterior is what the pages' visits say of their rates: a prior over
+// grid fitted to every page at once (nonparametric empirical Bayes, by
+// EM), and each page's posterior under it. A page's likelihood is exact
+// for checks at known times: Π over changed intervals t of (1-e^{-λt}),
+// times e^{-λ·(ticks it was seen unchanged)}. Rates of change are
+// heavy-tailed (most pages rarely change, a few most nights); the fitted
+// prior learns that shape from all pages, so one change seen in a short
+// interval lifts a page far above those seen unchanged, and a page never
+// seen twice takes the mix of all.
+type Posterior struct {
+	Prior []float64   // weight of each grid rate
+	post  [][]float64 // per page
+}
+
+// Fit fits the prior to pages and returns their posteriors.
+func Fit(pages []History) *Posterior {
+	k := len(grid)
+	lik := make([][]float64, len(pages))
+	for i := range pages {
+		lik[i] = likelihood(&pages[i])
+	}
+	prior := make([]float64, k)
+	for j := range prior {
+		prior[j] = 1 / float64(k)
+	}
+	post := make([][]float64, len(pages))
+	for i := range post {
+		post[i] = make([]float64, k)
+	}
+	for range 50 {
+		next := make([]float64, k)
+		for i := range pages {
+			s := 0.0
+			for j := range k {
+				post[i][j] = prior[j] * lik[i][j]
+				s += post[i][j]
+			}
+			for j := range k {
+				post[i][j] /= s
+				next[j] += post[i][j]
+			}
+		}
+		for j := range next {
+			prior[j] = (next[j] + 1e-3) / (float64(len(pages)) + 1e-3*float64(k))
+		}
+	}
+	return &Posterior{Prior: prior, post: post}
+}
+
+// likelihood returns a page's likelihood at each grid rate, scaled so
+// that its largest is 1.
+func likelihood(h *History) []float64 {
+	l := make([]float64, len(grid))
+	top := math.Inf(-1)
+	for j, r := range grid {
+		ll := -r * float64(h.Unchanged)
+		for t, c := range h.Changed {
+			ll += float64(c) * math.Log(-math.Expm1(-r*float64(t)))
+		}
+		l[j] = ll
+		top = max(top, ll)
+	}
+	for j := range l {
+		l[j] = math.Exp(l[j] - top)
+	}
+	return l
+}
+
+// Rate is page i's posterior mean rate per tick.
+func (p *Posterior) Rate(i int) float64 {
+	s := 0.0
+	for j, w := range p.post[i] {
+		s += w * grid[j]
+	}
+	return s
+}
+
+// Stale is the posterior probability that page i changed in the last
+// ticks ticks.
+func (p *Posterior) Stale(i int, ticks int) float64 {
+	s := 0.0
+	for j, w := range p.post[i] {
+		s += w * -math.Expm1(-grid[j]*float64(ticks))
+	}
+	return s
+}
+
+// Rates returns each page's posterior mean rate per tick.
+func Rates(pages []History) []float64 {
+	p := Fit(pages)
+	out := make([]float64, len(pages))
+	for i := range out {
+		out[i] = p.Rate(i)
+	}
+	return out
+}
+
+// Allocate returns the visit frequencies (per tick, each in [0,1]) that
+// maximise the expected freshness of pages changing at rates, with their
+// sum at most budget.
+func Allocate(rates []float64, budget float64) []float64 {
+	f := make([]float64, len(rates))
+	if budget >= float64(len(rates)) {
+		for i := range f {
+			f[i] = 1
+		}
+		return f
+	}
+	sum := func(mu float64) float64 {
+		s := 0.0
+		for i, l := range rates {
+			f[i] = frequency(l, mu)
+			s += f[i]
+		}
+		return s
+	}
+	lo, hi := 1e-12, 1e12 // μ: the sum falls as μ grows
+	for range 200 {
+		mid := math.Sqrt(lo * hi)
+		if sum(mid) > budget {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi/lo < 1+1e-9 {
+			break
+		}
+	}
+	sum(hi)
+	return f
+}
+
+// frequency is the f ≤ 1 with ∂F/∂f = μ for a page of rate l.
+func frequency(l, mu float64) float64 {
+	if l <= 0 {
+		return 0
+	}
+	target := mu * l // g(l/f) = μl, g rising from 0 to 1
+	if target >= 1 {
+		return 0
+	}
+	if g(l) >= target { // the optimum is at f ≥ 1: visit every tick
+		return 1
+	}
+	lo, hi := l, 2*l // x = l/f > l since f < 1
+	for g(hi) < target {
+		hi *= 2
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if g(mid) < target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return min(1, l/hi)
+}
+
+func g(x float64) float64 { return -math.Expm1(-x) - x*math.Exp(-x) }
+

@@ -65,6 +65,8 @@ type Config struct {
 	// requested again: its last answer is replayed from the state
 	// (0: every run asks again).
 	RecheckMissing time.Duration
+	// Revisit, if set (with State), makes the crawl a budgeted re-crawl.
+	Revisit *Revisit
 }
 
 // Admission says when a discovered page becomes a vertex (DESIGN.md,
@@ -132,6 +134,11 @@ type Page struct {
 	Relevance float64
 	Relevant  bool
 	Replayed  bool // taken from an interrupted run's state, not fetched again
+	// Carried says a budgeted re-crawl kept the stored copy (FetchedAt is
+	// then when it was fetched); Revisit says why the page was fetched or
+	// not: "new", "all", "carried", "budget" or the plan's reason.
+	Carried bool
+	Revisit string
 	// StructureChanged reports that the page's elements differ from the
 	// stored page's: a structural change, where a new ContentHash alone
 	// may be a textual one.
@@ -165,6 +172,9 @@ type Result struct {
 	Requests, Downloaded int
 	Started              time.Time
 	Robots               string // how robots.txt was read: "ok", "allow-all (404)", ...
+	// Spent is the requests a budgeted re-crawl has spent, those of the
+	// run it resumes included.
+	Spent int
 }
 
 // Crawl runs the weighted BFS. The error is for a crawl that could not
@@ -213,19 +223,50 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		depth:    make(map[string]int),
 		res:      &Result{Complete: true, Started: time.Now().UTC()},
 		failures: newFailureLog(cfg.Log, 10*time.Second),
+		cache:    &cache{pages: map[string]fetched{}},
 	}
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
+	if r := cfg.Revisit; r != nil && cfg.State != nil {
+		c.budget = NewBudget(r.MaxRequests, r.Spent, r.Deadline)
+		c.fetcher.budget = c.budget
+		c.reasons = make(map[string]string, len(r.Keys))
+		for i, k := range r.Keys {
+			c.reasons[k] = r.Reasons[i]
+		}
+	} else {
+		c.cfg.Revisit = nil
+	}
 	c.robots = c.readRobots(ctx, limit)
 	c.fetcher.SetRobots(c.robots.AllowedPath)
+	next := 0
+	if c.cfg.Revisit != nil && !strings.HasPrefix(c.res.Robots, "disallow-all") {
+		c.budget.keepBack(c.cfg.Revisit.Reserve)
+		next = c.refetch(ctx, 0)
+		c.budget.keepBack(0)
+	}
+	c.crawl(ctx)
+	if c.cfg.Revisit != nil && next < len(c.cfg.Revisit.Keys) && !c.budget.spent() && ctx.Err() == nil {
+		if c.refetch(ctx, next) > next {
+			c = c.again()
+			c.crawl(ctx)
+		}
+	}
+	if c.budget != nil {
+		c.res.Spent = c.budget.Used()
+	}
+	return c.res, nil
+}
+
+// crawl assembles the graph: the loop, then best-first admission's edges.
+func (c *crawler) crawl(ctx context.Context) {
 	c.seed()
 	c.loop(ctx)
 	c.failures.flush()
-	if cfg.Admission == AdmitBestFirst {
+	if c.cfg.Admission == AdmitBestFirst {
 		c.linkVertices()
 	}
 	c.compact()
-	return c.res, nil
 }
 
 type crawler struct {
@@ -250,6 +291,14 @@ type crawler struct {
 	failed   int
 	fetched  int
 	relevant int
+
+	// A budgeted re-crawl's (Revisit): every page fetched this run, the
+	// budget, why each planned page was chosen, and, in the pass after
+	// the plan's last refetches, that new pages are not fetched.
+	cache   *cache
+	budget  *Budget
+	reasons map[string]string
+	noNew   bool
 }
 
 // fetched is a page fetched and parsed ahead of the loop.
@@ -264,6 +313,8 @@ type fetched struct {
 
 	structureChanged bool // against the stored page
 	saveErr          error
+	known            bool // the state held the page
+	carried          bool // the stored copy, not fetched this run
 }
 
 func isLoopback(host string) bool {

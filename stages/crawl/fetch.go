@@ -27,6 +27,7 @@ const (
 	ClassRedirect  = "redirect" // too many, off the job's hosts, or disallowed
 	ClassEncoding  = "encoding" // a body whose compression cannot be read
 	ClassCancelled = "cancelled"
+	ClassBudget    = "budget" // not requested: the run's request budget or deadline was spent
 )
 
 // FetchOptions tune a Fetcher; zero fields take the defaults.
@@ -54,6 +55,8 @@ type Fetcher struct {
 	// allow, once set, must allow the path of every redirect target
 	// (robots.txt); before, robots.txt itself is being fetched.
 	allow func(escapedPath string) bool
+	// budget, if set, must grant every request.
+	budget *Budget
 }
 
 // SetRobots makes every redirect target pass allow (robots.txt), its path
@@ -167,6 +170,11 @@ func (f *Fetcher) Get(ctx context.Context, req Request) Response {
 // the server asked to wait.
 func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry bool, wait time.Duration) {
 	*r = Response{Attempts: r.Attempts}
+	if !f.budget.Take() {
+		r.Attempts--
+		r.Class, r.Err = ClassBudget, errBudget
+		return false, 0
+	}
 	release, err := f.host.Acquire(ctx)
 	if err != nil {
 		r.Class, r.Err = ClassCancelled, err

@@ -111,6 +111,9 @@ func (c *crawler) start(ctx context.Context, key string) chan fetched {
 
 // fetch gets and parses one page; it runs on its own goroutine.
 func (c *crawler) fetch(ctx context.Context, key string) fetched {
+	if f, ok := c.cache.get(key); ok {
+		return f
+	}
 	var old Stored
 	var have bool
 	if c.cfg.State != nil {
@@ -122,17 +125,37 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 		}
 		var replay bool
 		old, replay, have = c.cfg.State.Load(key, c.digest)
-		if replay {
-			return fetched{resp: Response{Status: http.StatusOK}, doc: old.Doc, hash: old.Hash, bytes: old.Bytes,
-				at: time.Now().UTC(), replayed: true}
+		switch {
+		case replay:
+			return c.replayed(old)
+		case have && c.cfg.Revisit != nil: // not planned, or the plan's budget ran out first
+			return carry(old)
+		case !have && c.noNew:
+			return fetched{resp: Response{Class: ClassBudget, Err: errBudget}, at: time.Now().UTC()}
 		}
 	}
+	f := c.request(ctx, key, old, have)
+	if c.cfg.Revisit != nil && f.resp.Class != ClassBudget {
+		c.cache.put(key, f)
+	}
+	return f
+}
+
+// replayed is a page the interrupted run this one resumes fetched.
+func (c *crawler) replayed(old Stored) fetched {
+	return fetched{resp: Response{Status: http.StatusOK}, doc: old.Doc, hash: old.Hash, bytes: old.Bytes,
+		at: time.Now().UTC(), replayed: true, known: true}
+}
+
+// request fetches key (conditionally, if the state has it) and parses and
+// stores the answer.
+func (c *crawler) request(ctx context.Context, key string, old Stored, have bool) fetched {
 	req := Request{URL: c.base + KeyPath(key), HTML: true}
 	if have {
 		req.ETag, req.LastModified = old.ETag, old.LastModified
 	}
 	resp := c.fetcher.Get(ctx, req)
-	f := fetched{resp: resp, bytes: len(resp.Body), downloaded: len(resp.Body), at: time.Now().UTC()}
+	f := fetched{resp: resp, bytes: len(resp.Body), downloaded: len(resp.Body), at: time.Now().UTC(), known: have}
 	switch {
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
 		if c.cfg.State != nil {
@@ -151,6 +174,9 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 			f.saveErr = c.cfg.State.Save(key, c.digest,
 				Stored{ETag: resp.ETag, LastModified: resp.LastModified, Hash: f.hash, Bytes: f.bytes, Doc: f.doc})
 		}
+	}
+	if c.budget != nil && resp.Attempts > 0 && f.saveErr == nil {
+		f.saveErr = c.cfg.State.Requests(c.budget.Used())
 	}
 	f.resp.Body = nil
 	return f
@@ -186,9 +212,13 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 	p.Seq = c.done + 1
 	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
 	p.Bytes, p.ContentHash, p.Replayed, p.Downloaded = f.bytes, f.hash, f.replayed, f.downloaded
-	p.StructureChanged = f.structureChanged
+	p.StructureChanged, p.Carried, p.Revisit = f.structureChanged, f.carried, c.reason(p.Key, f)
 	if f.saveErr != nil { // the graph is unaffected; the next run just fetches more
 		c.cfg.Log.Warn("crawl state not saved", "page", p.Key, "err", f.saveErr)
+	}
+	if f.resp.Class == ClassBudget { // not fetched, not failed: the next run fetches it
+		p.Error = f.resp.Err.Error()
+		return false
 	}
 	if f.resp.Err != nil {
 		p.Error = f.resp.Err.Error()

@@ -25,6 +25,9 @@ type State interface {
 	Missing(key string) (status int, at time.Time, ok bool)
 	// SaveMissing records that key answered status (404 or 410).
 	SaveMissing(key string, status int) error
+	// Requests records the requests the run has spent so far (with a
+	// budget), so that a run resumed after a kill does not spend them again.
+	Requests(n int) error
 }
 
 // Stored is a fetched page as the state keeps it.
@@ -33,7 +36,8 @@ type Stored struct {
 	LastModified string
 	Hash         string // sha256 of the body
 	Bytes        int
-	Doc          Document // its Structure tells structural changes from textual ones
+	Doc          Document  // its Structure tells structural changes from textual ones
+	FetchedAt    time.Time // when it was fetched (set by Load)
 }
 
 // extractDigest identifies the settings that extraction results depend on,

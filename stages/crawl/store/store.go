@@ -12,6 +12,7 @@ package store
 
 import (
 	"database/sql"
+	"math"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,7 +30,9 @@ CREATE TABLE IF NOT EXISTS runs (
 	run_id   TEXT PRIMARY KEY,
 	started  TEXT NOT NULL,
 	finished TEXT,              -- NULL while running, or if the run was killed
-	status   TEXT NOT NULL      -- running, complete, partial
+	status   TEXT NOT NULL,     -- running, complete, partial
+	tick     INTEGER NOT NULL DEFAULT 0, -- the revisit clock: runs before this one (package revisit)
+	requests INTEGER NOT NULL DEFAULT 0  -- requests spent, those of the run it resumes included
 );
 CREATE TABLE IF NOT EXISTS pages (
 	key           TEXT PRIMARY KEY,
@@ -44,7 +47,8 @@ CREATE TABLE IF NOT EXISTS pages (
 	doc           TEXT NOT NULL,   -- JSON: canonical, title, weighted links
 	fetches       INTEGER NOT NULL DEFAULT 1,
 	content_changes   INTEGER NOT NULL DEFAULT 0,
-	structure_changes INTEGER NOT NULL DEFAULT 0
+	structure_changes INTEGER NOT NULL DEFAULT 0,
+	history TEXT NOT NULL DEFAULT '' -- JSON revisit.History: visits, changes, intervals
 );
 CREATE TABLE IF NOT EXISTS missing (
 	key        TEXT PRIMARY KEY,  -- a page whose last answer was 404 or 410
@@ -68,10 +72,13 @@ type Store struct {
 	db      *sql.DB
 	runID   string
 	resumes string // the interrupted run this one continues, or ""
+	tick    int    // the revisit clock: this run's tick
+	spent   int    // requests spent before this run began (by the run it resumes)
 
 	// Statements are prepared once: preparing on every call was most of
 	// a re-crawl's SQLite time.
 	load, save, touch, missing, saveMissing, found, counters *sql.Stmt
+	history, saveHistory, requests                           *sql.Stmt
 
 	// Writes are batched in one transaction, committed every batchWrites
 	// writes and when the run finishes; every use of the one connection
@@ -146,7 +153,10 @@ func (s *Store) prepare() error {
 		stmt **sql.Stmt
 		sql  string
 	}{
-		{&s.load, `SELECT run_id, etag, last_modified, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`},
+		{&s.load, `SELECT run_id, fetched_at, etag, last_modified, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`},
+		{&s.history, `SELECT content_hash, structure, history FROM pages WHERE key = ?`},
+		{&s.saveHistory, `UPDATE pages SET history = ? WHERE key = ?`},
+		{&s.requests, `UPDATE runs SET requests = ? WHERE run_id = ?`},
 		{&s.save, saveSQL},
 		{&s.touch, `UPDATE pages SET run_id = ?, fetched_at = ?, fetches = fetches + 1 WHERE key = ?`},
 		{&s.missing, `SELECT status, fetched_at FROM missing WHERE key = ?`},
@@ -184,15 +194,27 @@ func Open(path, runID string) (*Store, error) {
 }
 
 // schemaVersion is kept in SQLite's user_version. The state is a cache of
-// what the web said: a file of another version is rebuilt, not migrated.
-const schemaVersion = 1
+// what the web said: a file of an unknown version is rebuilt; version 1
+// gains the columns of change history (its pages start their history at
+// their next visit).
+const schemaVersion = 2
+
+var migrations = map[int]string{
+	1: `ALTER TABLE pages ADD COLUMN history TEXT NOT NULL DEFAULT '';
+		ALTER TABLE runs ADD COLUMN tick INTEGER NOT NULL DEFAULT 0;
+		ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;`,
+}
 
 func (s *Store) begin() error {
 	var version int
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return err
 	}
-	if version != schemaVersion {
+	if m, ok := migrations[version]; ok {
+		if _, err := s.db.Exec(m); err != nil {
+			return err
+		}
+	} else if version != schemaVersion {
 		if _, err := s.db.Exec(`DROP TABLE IF EXISTS pages; DROP TABLE IF EXISTS runs;`); err != nil {
 			return err
 		}
@@ -204,10 +226,12 @@ func (s *Store) begin() error {
 		return err
 	}
 	var last, status, started string
-	err := s.db.QueryRow(`SELECT run_id, status, started FROM runs ORDER BY started DESC, run_id DESC LIMIT 1`).
-		Scan(&last, &status, &started)
+	var tick, requests int
+	err := s.db.QueryRow(`SELECT run_id, status, started, tick, requests FROM runs ORDER BY started DESC, run_id DESC LIMIT 1`).
+		Scan(&last, &status, &started, &tick, &requests)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
+		tick, requests = -1, 0
 	case err != nil:
 		return err
 	case status == StatusRunning || status == StatusInterrupted:
@@ -215,8 +239,14 @@ func (s *Store) begin() error {
 			s.resumes = last
 		}
 	}
-	_, err = s.db.Exec(`INSERT INTO runs (run_id, started, status) VALUES (?, ?, ?)`,
-		s.runID, time.Now().UTC().Format(time.RFC3339Nano), StatusRunning)
+	// A run that resumes another is the same tick of the revisit clock and
+	// has already spent what the other spent; any other is the next tick.
+	if s.resumes == "" {
+		tick, requests = tick+1, 0
+	}
+	s.tick, s.spent = tick, requests
+	_, err = s.db.Exec(`INSERT INTO runs (run_id, started, status, tick, requests) VALUES (?, ?, ?, ?, ?)`,
+		s.runID, time.Now().UTC().Format(time.RFC3339Nano), StatusRunning, tick, requests)
 	return err
 }
 
@@ -240,11 +270,12 @@ func (s *Store) Finish(status string) error {
 // Load implements crawl.State.
 func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
 	var st crawl.Stored
-	var run, doc string
-	err := s.read(s.load, []any{key, digest}, &run, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
+	var run, at, doc string
+	err := s.read(s.load, []any{key, digest}, &run, &at, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
 	if err != nil || json.Unmarshal([]byte(doc), &st.Doc) != nil {
 		return crawl.Stored{}, false, false
 	}
+	st.FetchedAt, _ = time.Parse(time.RFC3339Nano, at)
 	replay := s.resumes != "" && run == s.resumes
 	return st, replay, true
 }
@@ -259,8 +290,15 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 	if err := s.write(s.found, key); err != nil {
 		return err
 	}
-	return s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
-		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc))
+	h, err := s.observe(key, st.Hash, strconv.FormatUint(st.Doc.Structure, 16), st.Doc.Relevance)
+	if err != nil {
+		return err
+	}
+	if err := s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
+		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc)); err != nil {
+		return err
+	}
+	return s.write(s.saveHistory, h, key)
 }
 
 const saveSQL = `
@@ -276,8 +314,19 @@ ON CONFLICT (key) DO UPDATE SET
 
 // Touch implements crawl.State: this run found key unchanged (a 304).
 func (s *Store) Touch(key string) error {
-	return s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), key)
+	h, err := s.observe(key, "", "", math.NaN())
+	if err != nil {
+		return err
+	}
+	if err := s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), key); err != nil {
+		return err
+	}
+	return s.write(s.saveHistory, h, key)
 }
+
+// Requests implements crawl.State: the run has spent n requests so far,
+// those of the run it resumes included.
+func (s *Store) Requests(n int) error { return s.write(s.requests, n, s.runID) }
 
 // Missing implements crawl.State.
 func (s *Store) Missing(key string) (int, time.Time, bool) {

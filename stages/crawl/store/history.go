@@ -1,0 +1,122 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/topicrank/topicrank/stages/revisit"
+)
+
+// Tick is this run's tick of the revisit clock: the number of runs before
+// it (a resumed run shares the tick of the run it resumes).
+func (s *Store) Tick() int { return s.tick }
+
+// Spent is the requests spent before this run began: those of the run it
+// resumes, so that a killed run never spends its budget twice.
+func (s *Store) Spent() int { return s.spent }
+
+// observe records this tick's visit of key in its history and returns the
+// history as stored JSON. hash and structure are what the visit found (""
+// for a 304: unchanged); relevance is NaN to keep the stored one.
+func (s *Store) observe(key, hash, structure string, relevance float64) (string, error) {
+	var oldHash, oldStructure, raw string
+	err := s.read(s.history, []any{key}, &oldHash, &oldStructure, &raw)
+	var h revisit.History
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		h = revisit.New(key, s.tick, relevance)
+	case err != nil:
+		return "", err
+	case raw == "": // stored before histories were kept: it starts now
+		h = revisit.New(key, s.tick, relevance)
+	default:
+		if err := json.Unmarshal([]byte(raw), &h); err != nil {
+			return "", err
+		}
+		if math.IsNaN(relevance) {
+			relevance = h.Relevance
+		}
+		changed := hash != "" && hash != oldHash
+		h.Observe(s.tick, changed, changed && structure != oldStructure, relevance)
+	}
+	if math.IsNaN(h.Relevance) {
+		h.Relevance = 0
+	}
+	b, err := json.Marshal(h)
+	return string(b), err
+}
+
+// Histories returns the change history of every page the state holds, in
+// the order they were first stored.
+func (s *Store) Histories() ([]revisit.History, error) {
+	if err := s.sync(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rows, err := s.db.Query(`SELECT key, history FROM pages WHERE history != '' ORDER BY rowid`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []revisit.History
+	for rows.Next() {
+		var key, raw string
+		if err := rows.Scan(&key, &raw); err != nil {
+			return nil, err
+		}
+		var h revisit.History
+		if err := json.Unmarshal([]byte(raw), &h); err != nil {
+			return nil, err
+		}
+		h.Key = key
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// Clock turns ticks into times: when each run of the job started, and the
+// mean days between runs (NaN before a second run).
+type Clock struct {
+	Started     map[int]time.Time // by tick, the first run of the tick
+	DaysPerTick float64
+}
+
+// Clock reads the start of every run by tick.
+func (s *Store) Clock() (Clock, error) {
+	if err := s.sync(); err != nil {
+		return Clock{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rows, err := s.db.Query(`SELECT tick, MIN(started) FROM runs GROUP BY tick ORDER BY tick`)
+	if err != nil {
+		return Clock{}, err
+	}
+	defer rows.Close()
+	c := Clock{Started: map[int]time.Time{}, DaysPerTick: math.NaN()}
+	first, last := -1, -1
+	for rows.Next() {
+		var tick int
+		var at string
+		if err := rows.Scan(&tick, &at); err != nil {
+			return Clock{}, err
+		}
+		t, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return Clock{}, err
+		}
+		c.Started[tick] = t
+		if first < 0 {
+			first = tick
+		}
+		last = tick
+	}
+	if last > first {
+		c.DaysPerTick = c.Started[last].Sub(c.Started[first]).Hours() / 24 / float64(last-first)
+	}
+	return c, rows.Err()
+}

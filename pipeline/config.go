@@ -62,7 +62,14 @@ type Job struct {
 	// requested again (its answer replayed from the crawl state); 0: every
 	// run asks again.
 	RecheckMissing time.Duration `json:"recheck_missing"`
-	Line           int           `json:"-"` // where the job starts in jobs.yaml
+	// Revisit is the revisit policy (package revisit; "" is all); a budget
+	// bounds each run's requests (MaxRequests) and time (MaxDuration);
+	// NewShare is the budget's share kept for pages never fetched.
+	Revisit     string        `json:"revisit,omitempty"`
+	MaxRequests int           `json:"max_requests,omitempty"`
+	MaxDuration time.Duration `json:"max_duration,omitempty"`
+	NewShare    *float64      `json:"new_share,omitempty"`
+	Line        int           `json:"-"` // where the job starts in jobs.yaml
 }
 
 // Digest is a stable hash of the job's settings, recorded in manifests so
@@ -304,7 +311,11 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 				j.StateDir = d.resolve([]string{j.StateDir})[0]
 			}
 		},
-		"timezone": field("timezone", &j.Timezone),
+		"timezone":     field("timezone", &j.Timezone),
+		"revisit":      field("revisit", &j.Revisit),
+		"max_requests": field("max_requests", &j.MaxRequests),
+		"max_duration": field("max_duration", &j.MaxDuration),
+		"new_share":    field("new_share", &j.NewShare),
 		"politeness": func(n *yaml.Node) {
 			d.mapping(n, ctx, map[string]func(*yaml.Node){
 				"max_rps":     field("politeness.max_rps", &j.MaxRPS),

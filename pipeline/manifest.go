@@ -38,7 +38,10 @@ type Manifest struct {
 	Robots          string             `json:"robots"`
 	Merged          []string           `json:"merged,omitempty"` // "redirect title -> article"
 	Ranks           []RankSummary      `json:"ranks"`
-	Files           []publish.File     `json:"files"`
+	// Revisit is a budgeted re-crawl's policy and budget (absent for
+	// revisit: all without a budget).
+	Revisit *RevisitSummary `json:"revisit,omitempty"`
+	Files   []publish.File  `json:"files"`
 }
 
 // Counts are the sizes of a run.

@@ -54,7 +54,8 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	log := r.logger().With("job", job.Name, "run_id", m.RunID)
 
 	var res *crawl.Result
-	m.timed("crawl", func() { res, err = r.crawl(ctx, job, dir, m, log) })
+	var hist map[string]publish.PageHistory
+	m.timed("crawl", func() { res, err = r.crawl(ctx, job, dir, m, &hist, log) })
 	if err != nil {
 		return nil, fail("crawl", err)
 	}
@@ -76,7 +77,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	prev := r.previous(dir, log)
 	m.record(res, g, ranks, prev)
 	err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks,
-		TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev})
+		TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev, History: hist})
 	if err != nil {
 		return nil, fail("publish", err)
 	}
@@ -139,7 +140,7 @@ func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err 
 
 // crawl runs the crawl stage with the job's crawl state, and records in
 // the state how the crawl ended so that an interrupted one is resumed.
-func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, log *slog.Logger) (*crawl.Result, error) {
+func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, hist *map[string]publish.PageHistory, log *slog.Logger) (*crawl.Result, error) {
 	path := statePath(dir, job)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("crawl state: %w", err)
@@ -155,7 +156,19 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, lo
 		return nil, err
 	}
 	cfg.State = state
+	if cfg.Revisit, m.Revisit, err = planRevisit(job, state, m.Started); err != nil {
+		state.Finish(StatusPartial)
+		return nil, fmt.Errorf("crawl state: planning revisits: %w", err)
+	}
 	res, err := crawl.Crawl(ctx, cfg)
+	if err == nil {
+		if m.Revisit != nil {
+			m.Revisit.account(res)
+		}
+		if *hist, err = pageHistories(state, res); err != nil {
+			err = fmt.Errorf("crawl state: reading histories: %w", err)
+		}
+	}
 	ended := StatusComplete
 	switch {
 	case ctx.Err() != nil:

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/revisit"
 )
 
 // validate checks a merged job; a problem is reported at the line of the
@@ -130,7 +131,43 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if j.RecheckMissing < 0 || j.RecheckMissing > 10*365*24*time.Hour {
 		bad("recheck_missing", "%v must be between 0 (ask every run) and 87600h", j.RecheckMissing)
 	}
+	d.validateRevisit(j, bad)
 	if j.Keep < 0 {
 		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)
+	}
+}
+
+// MinRequestTime is the shortest max_duration accepted: a request may
+// take this long (the fetcher's time-out of one attempt).
+const MinRequestTime = 30 * time.Second
+
+// validateRevisit checks the revisit policy and the budget.
+func (d *decoder) validateRevisit(j *Job, bad func(field, format string, args ...any)) {
+	policy := revisit.All
+	if j.Revisit != "" {
+		p, err := revisit.ParsePolicy(j.Revisit, false)
+		if err != nil {
+			bad("revisit", "%v", err)
+			return
+		}
+		policy = p
+	}
+	if _, set := d.lines["max_requests"]; set && j.MaxRequests < 1 {
+		bad("max_requests", "%d must be at least 1 (leave it out for no limit)", j.MaxRequests)
+	}
+	if _, set := d.lines["max_duration"]; set && j.MaxDuration <= 0 {
+		bad("max_duration", "%v must be above 0 (leave it out for no limit)", j.MaxDuration)
+	} else if set && j.MaxDuration < MinRequestTime {
+		bad("max_duration", "%v is shorter than one request may take (%v): give at least %v", j.MaxDuration, MinRequestTime, MinRequestTime)
+	}
+	if j.NewShare != nil && !(*j.NewShare >= 0 && *j.NewShare < 1) {
+		bad("new_share", "%v must be in [0,1)", *j.NewShare)
+	}
+	if policy == revisit.All && j.MaxRequests > 0 && j.MaxRequests < j.MaxPages+1 {
+		bad("max_requests", "%d cannot cover a first crawl with revisit: all (max_pages %d and robots.txt take %d): raise it, or choose a policy (revisit: dynamicity, adaptive or freshness)",
+			j.MaxRequests, j.MaxPages, j.MaxPages+1)
+	}
+	if policy != revisit.All && j.MaxRequests == 0 && j.MaxDuration == 0 {
+		bad("revisit", "%s needs a budget: set max_requests or max_duration (without one every page is revisited: revisit: all)", policy)
 	}
 }

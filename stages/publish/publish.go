@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -37,9 +38,19 @@ type Input struct {
 	// Previous is the job's previous complete run, nil for the first: it
 	// fills pages.changed and changes.parquet.
 	Previous *Previous
+	// History is each page's change history from the crawl state, by key
+	// (nil: no state).
+	History map[string]PageHistory
 
 	namesOnce sync.Once
 	names     []string // the graph's names made safe (names.Safe), by vertex id
+}
+
+// PageHistory is what pages.parquet says of a page's changes across runs.
+type PageHistory struct {
+	Visits, Textual, Structural int
+	ChangeRate                  float64   // changes per day, NaN if not estimated
+	LastChanged                 time.Time // zero: no change seen
 }
 
 // safeNames returns the graph's vertex names, each made safe once for

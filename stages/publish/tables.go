@@ -1,6 +1,9 @@
 package publish
 
 import (
+	"math"
+
+	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/rank"
 )
 
@@ -34,6 +37,12 @@ func pagesTable(in *Input) tableSpec {
 		field("near_duplicate_of", tString, true),
 		field("near_duplicate_jaccard", tFloat64, true),
 		field("bytes_downloaded", tInt64, false),
+		field("visits", tInt32, true),
+		field("textual_changes", tInt32, true),
+		field("structural_changes", tInt32, true),
+		field("change_rate", tFloat64, true),
+		field("last_changed", tTimestamp, true),
+		field("revisit", tString, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -79,6 +88,7 @@ func pagesTable(in *Input) tableSpec {
 				t.f64(24).AppendNull()
 			}
 			t.i64(25).Append(int64(p.Downloaded))
+			appendHistory(t, 26, in.History, p)
 			t.endRow()
 		}
 	}}
@@ -156,4 +166,31 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 			t.endRow()
 		}
 	}}
+}
+
+// appendHistory appends a page's change history from column first on.
+func appendHistory(t *table, first int, hist map[string]PageHistory, p crawl.Page) {
+	h, ok := hist[p.Key]
+	if !ok {
+		for c := first; c < first+3; c++ {
+			t.i32(c).AppendNull()
+		}
+		t.f64(first + 3).AppendNull()
+		t.ts(first + 4).AppendNull()
+	} else {
+		t.i32(first).Append(int32(h.Visits))
+		t.i32(first + 1).Append(int32(h.Textual))
+		t.i32(first + 2).Append(int32(h.Structural))
+		if math.IsNaN(h.ChangeRate) {
+			t.f64(first + 3).AppendNull()
+		} else {
+			t.f64(first + 3).Append(h.ChangeRate)
+		}
+		if h.LastChanged.IsZero() {
+			t.ts(first + 4).AppendNull()
+		} else {
+			t.ts(first + 4).Append(h.LastChanged.UnixMicro())
+		}
+	}
+	optString(t.str(first+5), p.Revisit)
 }

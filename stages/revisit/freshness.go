@@ -210,4 +210,3 @@ func frequency(l, mu float64) float64 {
 }
 
 func g(x float64) float64 { return -math.Expm1(-x) - x*math.Exp(-x) }
-

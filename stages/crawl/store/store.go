@@ -12,10 +12,10 @@ package store
 
 import (
 	"database/sql"
-	"math"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"time"

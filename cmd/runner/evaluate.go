@@ -9,6 +9,7 @@ import (
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/pipeline/evaluate"
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/revisit"
 )
 
 func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -18,11 +19,18 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	name := fs.String("job", "", "job to evaluate (required)")
 	strategies := fs.String("strategies", strings.Join(crawl.Strategies, ","), "strategies to compare, comma-separated")
 	admission := fs.String("admission", "", "discovery or best-first (default: the job's)")
+	revisitMode := fs.Bool("revisit", false, "replay the job's recorded nights (revisit: all runs) under revisit policies instead of crawling")
+	policies := fs.String("policies", "oldest,dynamicity,adaptive,freshness", "with -revisit: policies to replay, comma-separated")
+	budget := fs.Float64("budget", 0.2, "with -revisit: pages a night, as a share of the night's pages (≤ 1) or a number")
+	newShare := fs.Float64("new-share", revisit.DefaultNewShare, "with -revisit: the budget's share kept for new pages")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *name == "" {
 		return usageError{"-job is required"}
+	}
+	if *revisitMode {
+		return evaluateRevisit(f, *name, *policies, *budget, *newShare, stdout, stderr)
 	}
 	var names []string
 	for _, s := range strings.Split(*strategies, ",") {
@@ -61,5 +69,49 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
 	}
 	fmt.Fprintf(stdout, "\nwrote %s (harvest.parquet, overlap.parquet, curve.parquet, harvest.png, harvest.svg)\n", dir)
+	return nil
+}
+
+// evaluateRevisit is evaluate -revisit: a replay of recorded nights.
+func evaluateRevisit(f jobFlags, name, policies string, budget, newShare float64, stdout, stderr io.Writer) error {
+	var ps []revisit.Policy
+	for _, s := range strings.Split(policies, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			p, err := revisit.ParsePolicy(s, true)
+			if err != nil {
+				return usageError{"-policies: " + err.Error()}
+			}
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == 0 {
+		return usageError{"-policies is empty"}
+	}
+	if !(budget > 0) {
+		return usageError{fmt.Sprintf("-budget %v: want a share of the pages (0 < F ≤ 1) or a number of pages", budget)}
+	}
+	if !(newShare >= 0 && newShare < 1) {
+		return usageError{fmt.Sprintf("-new-share %v: want a share in [0,1)", newShare)}
+	}
+	cfg, _, err := f.runner(stderr)
+	if err != nil {
+		return err
+	}
+	job, ok := cfg.Job(name)
+	if !ok {
+		return usageError{fmt.Sprintf("no job %q in %s", name, f.config)}
+	}
+	rep, err := evaluate.EvaluateRevisit(f.out, job, ps, budget, newShare)
+	if err != nil {
+		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+	}
+	if err := rep.Print(stdout); err != nil {
+		return err
+	}
+	dir := evaluate.RevisitDir(f.out, job.Name, rep.RunID)
+	if err := rep.Save(dir); err != nil {
+		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+	}
+	fmt.Fprintf(stdout, "\nwrote %s (revisit.parquet, revisit.png, revisit.svg)\n", dir)
 	return nil
 }

@@ -54,7 +54,7 @@ func planRevisit(job Job, st *store.Store, start time.Time) (*crawl.Revisit, *Re
 	budget := len(hist)
 	if job.MaxRequests > 0 {
 		plan.Reserve = int(math.Ceil(share * float64(job.MaxRequests)))
-		budget = max(job.MaxRequests-plan.Spent-plan.Reserve, 0)
+		budget = max(job.MaxRequests-plan.Spent, 0) // the reserve's unused part goes to the plan's next pages
 	}
 	if job.MaxDuration > 0 {
 		plan.Deadline = start.Add(job.MaxDuration)

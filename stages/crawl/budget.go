@@ -57,9 +57,9 @@ func (b *Budget) keepBack(n int) {
 	b.reserve = n
 }
 
-// spent reports whether no request is left.
+// spent reports whether no request is left (beyond any kept back).
 func (b *Budget) spent() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.limit > 0 && b.used >= b.limit || !b.deadline.IsZero() && !b.now().Before(b.deadline)
+	return b.limit > 0 && b.used >= b.limit-b.reserve || !b.deadline.IsZero() && !b.now().Before(b.deadline)
 }

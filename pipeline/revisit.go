@@ -59,7 +59,11 @@ func planRevisit(job Job, st *store.Store, start time.Time) (*crawl.Revisit, *Re
 	if job.MaxDuration > 0 {
 		plan.Deadline = start.Add(job.MaxDuration)
 	}
-	for _, c := range revisit.Plan(policy, hist, st.Tick(), budget) {
+	clock, err := st.ServerClock()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range revisit.PlanWith(policy, hist, st.Tick(), budget, clock) {
 		plan.Keys = append(plan.Keys, hist[c.Index].Key)
 		plan.Reasons = append(plan.Reasons, c.Reason)
 	}

@@ -139,6 +139,9 @@ type Page struct {
 	// not: "new", "all", "carried", "budget" or the plan's reason.
 	Carried bool
 	Revisit string
+	// LastModified is the page's Last-Modified header, as its answer (or
+	// the stored copy's) gave it.
+	LastModified string
 	// StructureChanged reports that the page's elements differ from the
 	// stored page's: a structural change, where a new ContentHash alone
 	// may be a textual one.
@@ -315,6 +318,7 @@ type fetched struct {
 	saveErr          error
 	known            bool // the state held the page
 	carried          bool // the stored copy, not fetched this run
+	lastModified     string
 }
 
 func isLoopback(host string) bool {

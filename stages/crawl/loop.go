@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -144,7 +145,7 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 // replayed is a page the interrupted run this one resumes fetched.
 func (c *crawler) replayed(old Stored) fetched {
 	return fetched{resp: Response{Status: http.StatusOK}, doc: old.Doc, hash: old.Hash, bytes: old.Bytes,
-		at: time.Now().UTC(), replayed: true, known: true}
+		at: time.Now().UTC(), replayed: true, known: true, lastModified: old.LastModified}
 }
 
 // request fetches key (conditionally, if the state has it) and parses and
@@ -155,7 +156,8 @@ func (c *crawler) request(ctx context.Context, key string, old Stored, have bool
 		req.ETag, req.LastModified = old.ETag, old.LastModified
 	}
 	resp := c.fetcher.Get(ctx, req)
-	f := fetched{resp: resp, bytes: len(resp.Body), downloaded: len(resp.Body), at: time.Now().UTC(), known: have}
+	f := fetched{resp: resp, bytes: len(resp.Body), downloaded: len(resp.Body), at: time.Now().UTC(), known: have,
+		lastModified: resp.LastModified}
 	switch {
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
 		if c.cfg.State != nil {
@@ -164,7 +166,8 @@ func (c *crawler) request(ctx context.Context, key string, old Stored, have bool
 	case resp.Class != ClassOK:
 	case resp.Status == http.StatusNotModified:
 		f.doc, f.hash, f.bytes = old.Doc, old.Hash, old.Bytes
-		f.saveErr = c.cfg.State.Touch(key)
+		f.lastModified = cmp.Or(resp.LastModified, old.LastModified)
+		f.saveErr = c.cfg.State.Touch(key, f.lastModified)
 	default:
 		f.doc = c.extract.Extract(resp.Body)
 		sum := sha256.Sum256(resp.Body)
@@ -213,6 +216,7 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
 	p.Bytes, p.ContentHash, p.Replayed, p.Downloaded = f.bytes, f.hash, f.replayed, f.downloaded
 	p.StructureChanged, p.Carried, p.Revisit = f.structureChanged, f.carried, c.reason(p.Key, f)
+	p.LastModified = f.lastModified
 	if f.saveErr != nil { // the graph is unaffected; the next run just fetches more
 		c.cfg.Log.Warn("crawl state not saved", "page", p.Key, "err", f.saveErr)
 	}

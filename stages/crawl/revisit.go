@@ -94,7 +94,7 @@ func (c *crawler) refetch(ctx context.Context, from int) int {
 // carry returns a known page's stored copy as this run's page.
 func carry(old Stored) fetched {
 	return fetched{resp: Response{Status: http.StatusOK}, doc: old.Doc, hash: old.Hash, bytes: old.Bytes,
-		at: old.FetchedAt, carried: true}
+		at: old.FetchedAt, carried: true, known: true, lastModified: old.LastModified}
 }
 
 // again returns a crawler that assembles the graph once more from what

@@ -18,8 +18,9 @@ type State interface {
 	Load(key, digest string) (s Stored, replay bool, ok bool)
 	// Save stores a page fetched with a usable answer.
 	Save(key, digest string, s Stored) error
-	// Touch records that the page was found unchanged (304).
-	Touch(key string) error
+	// Touch records that the page was found unchanged (304), the answer
+	// giving lastModified.
+	Touch(key, lastModified string) error
 	// Missing returns the status, 404 or 410, that key last answered and
 	// when, if that was its last answer.
 	Missing(key string) (status int, at time.Time, ok bool)

@@ -102,6 +102,15 @@ func (r row) boolean(name string) (bool, bool) {
 	return a.Value(r.i), a.IsValid(r.i)
 }
 
+// micros returns a timestamp column's microseconds (false if null or absent).
+func (r row) micros(name string) (int64, bool) {
+	a, ok := r.cols[name].(*array.Timestamp)
+	if !ok || a.IsNull(r.i) {
+		return 0, false
+	}
+	return int64(a.Value(r.i)), true
+}
+
 func (r row) mustStr(name string) string  { s, _ := r.str(name); return s }
 func (r row) int32(name string) int32     { return r.cols[name].(*array.Int32).Value(r.i) }
 func (r row) float64(name string) float64 { return r.cols[name].(*array.Float64).Value(r.i) }

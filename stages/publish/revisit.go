@@ -23,8 +23,11 @@ func ReadNight(dir string) (night revisit.Night, whole bool, err error) {
 			return
 		}
 		changed, _ := r.boolean("structure_changed")
-		night = append(night, revisit.Snapshot{Key: r.mustStr("page"), Hash: hash,
-			Relevance: r.float64("relevance"), StructureChanged: changed})
+		s := revisit.Snapshot{Key: r.mustStr("page"), Hash: hash, Relevance: r.float64("relevance"), StructureChanged: changed}
+		if us, ok := r.micros("last_modified"); ok {
+			s.Modified = float64(us) / 86400e6
+		}
+		night = append(night, s)
 	})
 	return night, whole, err
 }

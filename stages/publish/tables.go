@@ -2,6 +2,7 @@ package publish
 
 import (
 	"math"
+	"net/http"
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/rank"
@@ -43,6 +44,7 @@ func pagesTable(in *Input) tableSpec {
 		field("change_rate", tFloat64, true),
 		field("last_changed", tTimestamp, true),
 		field("revisit", tString, true),
+		field("last_modified", tTimestamp, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -193,4 +195,9 @@ func appendHistory(t *table, first int, hist map[string]PageHistory, p crawl.Pag
 		}
 	}
 	optString(t.str(first+5), p.Revisit)
+	if lm, err := http.ParseTime(p.LastModified); err == nil {
+		t.ts(first + 6).Append(lm.UnixMicro())
+	} else {
+		t.ts(first + 6).AppendNull()
+	}
 }

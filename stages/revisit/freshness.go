@@ -17,8 +17,8 @@ import (
 // a run takes those most likely to be out of date now: the posterior
 // probability of a change since the last visit, which is the freshness a
 // visit tonight buys. Pages it gives no visits come last.
-func freshness(pages []History, now, budget int) []Choice {
-	post := Fit(pages)
+func freshness(pages []History, now, budget int, clock *ServerClock) []Choice {
+	post := Fit(pages, clock)
 	rates := make([]float64, len(pages))
 	for i := range rates {
 		rates[i] = post.Rate(i)
@@ -64,12 +64,45 @@ type Posterior struct {
 	post  [][]float64 // per page
 }
 
-// Fit fits the prior to pages and returns their posteriors.
-func Fit(pages []History) *Posterior {
+// ServerClock places ticks on the server's clock, read off the pages'
+// Last-Modified dates: Now[t] is the newest date any page gave at tick t
+// (the server's time then, as near as its pages tell) and DaysPerTick the
+// clock's mean advance per tick. Against a server whose dates are its own
+// (an archive, a mirror), this is the only clock they can be read by.
+type ServerClock struct {
+	Now         map[int]float64 // days since the Unix epoch, by tick
+	DaysPerTick float64
+	floor       float64 // the oldest date of the pages being fitted
+}
+
+// NewServerClock returns the clock of the newest dates by tick, or nil
+// when they do not yet span two ticks with the clock moving forward.
+func NewServerClock(now map[int]float64) *ServerClock {
+	first, last := math.MaxInt, math.MinInt
+	for t := range now {
+		first, last = min(first, t), max(last, t)
+	}
+	if last <= first || !(now[last] > now[first]) {
+		return nil
+	}
+	return &ServerClock{Now: now, DaysPerTick: (now[last] - now[first]) / float64(last-first)}
+}
+
+// Fit fits the prior to pages and returns their posteriors; with a
+// server clock, pages with Last-Modified dates are judged by them.
+func Fit(pages []History, clock *ServerClock) *Posterior {
 	k := len(grid)
+	if clock != nil { // the oldest date any page gave: the start of the record, not an edit
+		clock.floor = math.Inf(1)
+		for i := range pages {
+			if len(pages[i].Eras) > 0 {
+				clock.floor = min(clock.floor, pages[i].Eras[0].Modified)
+			}
+		}
+	}
 	lik := make([][]float64, len(pages))
 	for i := range pages {
-		lik[i] = likelihood(&pages[i])
+		lik[i] = likelihood(&pages[i], clock)
 	}
 	prior := make([]float64, k)
 	for j := range prior {
@@ -100,14 +133,40 @@ func Fit(pages []History) *Posterior {
 }
 
 // likelihood returns a page's likelihood at each grid rate, scaled so
-// that its largest is 1.
-func likelihood(h *History) []float64 {
+// that its largest is 1: Π over changed intervals t of (1-e^{-λt}), times
+// e^{-λ·(ticks seen unchanged)}. With a Last-Modified date at the first
+// visit (and a clock to read it by), the time from that date to the
+// visit is time without a change too: what a single visit already tells
+// of a page (Cho and Garcia-Molina's last-modified evidence).
+func likelihood(h *History, clock *ServerClock) []float64 {
+	events, quiet := -1.0, float64(h.Unchanged) // events < 0: judged by the intervals
+	if clock != nil && len(h.Eras) > 0 {
+		events, quiet = 0, 0
+		if h.Eras[0].Modified <= clock.floor {
+			events = -1 // the oldest date of all: where the server's record starts, not an edit
+		}
+		dated := false
+		for _, e := range h.Eras {
+			if now, ok := clock.Now[e.Tick]; ok {
+				events++
+				quiet += max(now-e.Modified, 0) / clock.DaysPerTick
+				dated = true
+			}
+		}
+		if !dated {
+			events, quiet = -1, float64(h.Unchanged)
+		}
+	}
 	l := make([]float64, len(grid))
 	top := math.Inf(-1)
 	for j, r := range grid {
-		ll := -r * float64(h.Unchanged)
-		for t, c := range h.Changed {
-			ll += float64(c) * math.Log(-math.Expm1(-r*float64(t)))
+		ll := -r * quiet
+		if events >= 0 {
+			ll += events * math.Log(r) // Last-Modified dates: λ^X·e^{-λT}
+		} else {
+			for t, c := range h.Changed {
+				ll += float64(c) * math.Log(-math.Expm1(-r*float64(t)))
+			}
 		}
 		l[j] = ll
 		top = max(top, ll)
@@ -135,16 +194,6 @@ func (p *Posterior) Stale(i int, ticks int) float64 {
 		s += w * -math.Expm1(-grid[j]*float64(ticks))
 	}
 	return s
-}
-
-// Rates returns each page's posterior mean rate per tick.
-func Rates(pages []History) []float64 {
-	p := Fit(pages)
-	out := make([]float64, len(pages))
-	for i := range out {
-		out[i] = p.Rate(i)
-	}
-	return out
 }
 
 // Allocate returns the visit frequencies (per tick, each in [0,1]) that

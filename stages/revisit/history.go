@@ -31,6 +31,34 @@ type History struct {
 	// has one entry per distinct interval length.
 	Unchanged int
 	Changed   Intervals
+	// Eras are the distinct Last-Modified dates the page's answers gave,
+	// oldest first, each with the last tick it was still the page's date:
+	// each is an edit, and the server clock at that tick less the date is
+	// time the page was seen not to change (Posterior's likelihood).
+	Eras []Era `json:",omitempty"`
+}
+
+// Era is one Last-Modified date (days since the Unix epoch, the server's
+// clock) and the last tick a visit found it.
+type Era struct {
+	Modified float64
+	Tick     int
+}
+
+// MaxEras bounds the eras kept: the newest, which say most of the rate now.
+const MaxEras = 64
+
+// SawModified records that a visit at tick now found Last-Modified date
+// modified (days since the Unix epoch).
+func (h *History) SawModified(now int, modified float64) {
+	if n := len(h.Eras); n > 0 && h.Eras[n-1].Modified == modified {
+		h.Eras[n-1].Tick = max(h.Eras[n-1].Tick, now)
+		return
+	}
+	h.Eras = append(h.Eras, Era{modified, now})
+	if len(h.Eras) > MaxEras {
+		h.Eras = h.Eras[len(h.Eras)-MaxEras:]
+	}
 }
 
 // Intervals counts intervals between visits by their length in ticks.

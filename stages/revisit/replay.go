@@ -13,6 +13,9 @@ type Snapshot struct {
 	// StructureChanged says the page's elements differ from the night
 	// before's.
 	StructureChanged bool
+	// Modified is the page's Last-Modified date, in days since the Unix
+	// epoch (0: none given).
+	Modified float64
 }
 
 // Night is every page of one recorded run, in vertex order.
@@ -52,7 +55,7 @@ func Replay(nights []Night, policy Policy, budget func(pages int) int, newShare 
 	if len(nights) < 2 {
 		return Score{}, fmt.Errorf("revisit: replaying needs at least 2 recorded nights, have %d", len(nights))
 	}
-	r := replayer{index: map[string]int{}, nights: make([]map[string]Snapshot, len(nights))}
+	r := replayer{index: map[string]int{}, nights: make([]map[string]Snapshot, len(nights)), server: map[int]float64{}}
 	for m, night := range nights {
 		r.nights[m] = make(map[string]Snapshot, len(night))
 		for _, s := range night {
@@ -78,11 +81,16 @@ type replayer struct {
 	stored  []string // hash of the stored copy
 	storedN []int    // night the stored copy was fetched
 	nights  []map[string]Snapshot
+	server  map[int]float64 // the newest Last-Modified date of each night
 }
 
 func (r *replayer) learn(s Snapshot, n int) {
 	r.index[s.Key] = len(r.hist)
-	r.hist = append(r.hist, New(s.Key, n, s.Relevance))
+	h := New(s.Key, n, s.Relevance)
+	if s.Modified > 0 {
+		h.SawModified(n, s.Modified)
+	}
+	r.hist = append(r.hist, h)
 	r.stored = append(r.stored, s.Hash)
 	r.storedN = append(r.storedN, n)
 }
@@ -113,8 +121,14 @@ func (r *replayer) night(nights []Night, n int, policy Policy, budget int, newSh
 	if policy == All {
 		slots = len(known)
 	}
+	clock := map[int]float64{} // the server's clock as known before tonight
+	for m := range n {
+		for _, s := range nights[m] {
+			clock[m] = max(clock[m], s.Modified)
+		}
+	}
 	refetched := map[int]bool{}
-	for _, c := range Plan(policy, cands, n, slots) {
+	for _, c := range PlanWith(policy, cands, n, slots, NewServerClock(clock)) {
 		refetched[known[c.Index]] = true
 	}
 	var ns NightScore
@@ -143,6 +157,9 @@ func (r *replayer) night(nights []Night, n int, policy Policy, budget int, newSh
 			structural = structural || r.nights[m][s.Key].StructureChanged
 		}
 		r.hist[i].Observe(n, r.stored[i] != s.Hash, structural, s.Relevance)
+		if s.Modified > 0 {
+			r.hist[i].SawModified(n, s.Modified)
+		}
 		r.stored[i], r.storedN[i] = s.Hash, n
 	}
 	ns.Fetched = len(refetched)

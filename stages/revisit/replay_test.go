@@ -27,15 +27,16 @@ func simulate(seed uint64, pages, nights int) []Night {
 		}
 	}
 	edits := make([]int, pages)
+	last := make([]int, pages) // night of the last edit, as Last-Modified gives it
 	out := make([]Night, nights)
 	for n := range out {
 		for i := range pages {
-			changed := n > 0 && rng.Float64() < rates[i]
+			changed := rng.Float64() < rates[i] // night 0 is the mirror's epoch 1: edits since epoch 0
 			if changed {
-				edits[i]++
+				edits[i], last[i] = edits[i]+1, n+1
 			}
 			out[n] = append(out[n], Snapshot{Key: fmt.Sprintf("/wiki/P%d", i), Hash: fmt.Sprint(edits[i]),
-				Relevance: float64(i%7) / 7, StructureChanged: changed && edits[i]%3 == 0})
+				Relevance: float64(i%7) / 7, StructureChanged: changed && edits[i]%3 == 0, Modified: float64(17570 + last[i])})
 		}
 	}
 	return out

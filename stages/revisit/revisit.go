@@ -88,6 +88,12 @@ const (
 // for All). Ties go to the page given first, so a plan depends only on
 // its input.
 func Plan(policy Policy, pages []History, now, budget int) []Choice {
+	return PlanWith(policy, pages, now, budget, nil)
+}
+
+// PlanWith is Plan with the server's clock, by which the freshness policy
+// reads Last-Modified dates (nil: it learns from the visits alone).
+func PlanWith(policy Policy, pages []History, now, budget int, clock *ServerClock) []Choice {
 	if policy == All {
 		out := make([]Choice, len(pages))
 		for i := range pages {
@@ -107,7 +113,7 @@ func Plan(policy Policy, pages []History, now, budget int) []Choice {
 	case Adaptive:
 		out = adaptive(pages, now)
 	case Freshness:
-		out = freshness(pages, now, budget)
+		out = freshness(pages, now, budget, clock)
 	}
 	if len(out) > budget {
 		out = out[:budget]

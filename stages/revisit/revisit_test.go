@@ -221,7 +221,7 @@ func TestFitLearnsTheMix(t *testing.T) {
 		pages = append(pages, visit(rng, lambda, []int{0, 1, 2, 3}))
 	}
 	pages = append(pages, New("/wiki/unseen", 3, 0))
-	p := Fit(pages)
+	p := Fit(pages, nil)
 	hot, cold := 0.0, 0.0
 	for i := range 500 {
 		if i%10 == 0 {
@@ -248,5 +248,33 @@ func TestParsePolicy(t *testing.T) {
 	}
 	if _, err := ParsePolicy("fresh", false); err == nil {
 		t.Error("fresh accepted")
+	}
+}
+
+// TestFitReadsLastModified checks the last-modified evidence: seen once,
+// a page edited the day before the visit is judged faster-changing than
+// one last edited long before, and the oldest date of all (where the
+// server's record starts) is not taken for an edit.
+func TestFitReadsLastModified(t *testing.T) {
+	clock := NewServerClock(map[int]float64{0: 20000, 1: 20001})
+	if clock == nil || clock.DaysPerTick != 1 {
+		t.Fatalf("clock %+v", clock)
+	}
+	page := func(key string, modified float64) History {
+		h := New(key, 1, 0)
+		h.SawModified(1, modified)
+		return h
+	}
+	pages := []History{page("floor", 19000), page("old", 19900), page("fresh", 20000.5)}
+	for range 30 { // a population to fit the prior to
+		pages = append(pages, page("p", 19950))
+	}
+	p := Fit(pages, clock)
+	floor, old, fresh := p.Rate(0), p.Rate(1), p.Rate(2)
+	if !(fresh > 5*old && floor < old) {
+		t.Errorf("posterior rates: fresh %v, old %v, floor %v", fresh, old, floor)
+	}
+	if NewServerClock(map[int]float64{3: 20000}) != nil || NewServerClock(map[int]float64{1: 20000, 2: 19999}) != nil {
+		t.Error("a clock from one tick, or one going backwards")
 	}
 }

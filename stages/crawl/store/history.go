@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"net/http"
 	"time"
 
 	"github.com/topicrank/topicrank/stages/revisit"
@@ -20,8 +21,9 @@ func (s *Store) Spent() int { return s.spent }
 
 // observe records this tick's visit of key in its history and returns the
 // history as stored JSON. hash and structure are what the visit found (""
-// for a 304: unchanged); relevance is NaN to keep the stored one.
-func (s *Store) observe(key, hash, structure string, relevance float64) (string, error) {
+// for a 304: unchanged); relevance is NaN to keep the stored one;
+// lastModified is the answer's Last-Modified header ("" if none).
+func (s *Store) observe(key, hash, structure string, relevance float64, lastModified string) (string, error) {
 	var oldHash, oldStructure, raw string
 	err := s.read(s.history, []any{key}, &oldHash, &oldStructure, &raw)
 	var h revisit.History
@@ -44,6 +46,19 @@ func (s *Store) observe(key, hash, structure string, relevance float64) (string,
 	}
 	if math.IsNaN(h.Relevance) {
 		h.Relevance = 0
+	}
+	if t, err := http.ParseTime(lastModified); err == nil {
+		days := float64(t.Unix()) / 86400
+		h.SawModified(s.tick, days)
+		s.mu.Lock()
+		newer := days > s.latest
+		s.latest = max(s.latest, days)
+		s.mu.Unlock()
+		if newer {
+			if err := s.write(s.serverNow, days, s.runID); err != nil {
+				return "", err
+			}
+		}
 	}
 	b, err := json.Marshal(h)
 	return string(b), err
@@ -119,4 +134,29 @@ func (s *Store) Clock() (Clock, error) {
 		c.DaysPerTick = c.Started[last].Sub(c.Started[first]).Hours() / 24 / float64(last-first)
 	}
 	return c, rows.Err()
+}
+
+// ServerClock returns the server's clock by tick, read off the newest
+// Last-Modified date each run saw (nil until it spans two ticks).
+func (s *Store) ServerClock() (*revisit.ServerClock, error) {
+	if err := s.sync(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rows, err := s.db.Query(`SELECT tick, MAX(server_now) FROM runs WHERE server_now > 0 GROUP BY tick`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	now := map[int]float64{}
+	for rows.Next() {
+		var tick int
+		var days float64
+		if err := rows.Scan(&tick, &days); err != nil {
+			return nil, err
+		}
+		now[tick] = days
+	}
+	return revisit.NewServerClock(now), rows.Err()
 }

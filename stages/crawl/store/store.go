@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	finished TEXT,              -- NULL while running, or if the run was killed
 	status   TEXT NOT NULL,     -- running, complete, partial
 	tick     INTEGER NOT NULL DEFAULT 0, -- the revisit clock: runs before this one (package revisit)
-	requests INTEGER NOT NULL DEFAULT 0  -- requests spent, those of the run it resumes included
+	requests INTEGER NOT NULL DEFAULT 0, -- requests spent, those of the run it resumes included
+	server_now REAL NOT NULL DEFAULT 0   -- the newest Last-Modified date the run saw, days since 1970
 );
 CREATE TABLE IF NOT EXISTS pages (
 	key           TEXT PRIMARY KEY,
@@ -71,14 +72,15 @@ const MaxResumeAge = 12 * time.Hour
 type Store struct {
 	db      *sql.DB
 	runID   string
-	resumes string // the interrupted run this one continues, or ""
-	tick    int    // the revisit clock: this run's tick
-	spent   int    // requests spent before this run began (by the run it resumes)
+	resumes string  // the interrupted run this one continues, or ""
+	tick    int     // the revisit clock: this run's tick
+	spent   int     // requests spent before this run began (by the run it resumes)
+	latest  float64 // the newest Last-Modified date seen this run (days since 1970), under mu
 
 	// Statements are prepared once: preparing on every call was most of
 	// a re-crawl's SQLite time.
 	load, save, touch, missing, saveMissing, found, counters *sql.Stmt
-	history, saveHistory, requests                           *sql.Stmt
+	history, saveHistory, requests, serverNow                *sql.Stmt
 
 	// Writes are batched in one transaction, committed every batchWrites
 	// writes and when the run finishes; every use of the one connection
@@ -157,6 +159,7 @@ func (s *Store) prepare() error {
 		{&s.history, `SELECT content_hash, structure, history FROM pages WHERE key = ?`},
 		{&s.saveHistory, `UPDATE pages SET history = ? WHERE key = ?`},
 		{&s.requests, `UPDATE runs SET requests = ? WHERE run_id = ?`},
+		{&s.serverNow, `UPDATE runs SET server_now = max(server_now, ?) WHERE run_id = ?`},
 		{&s.save, saveSQL},
 		{&s.touch, `UPDATE pages SET run_id = ?, fetched_at = ?, fetches = fetches + 1 WHERE key = ?`},
 		{&s.missing, `SELECT status, fetched_at FROM missing WHERE key = ?`},
@@ -202,7 +205,8 @@ const schemaVersion = 2
 var migrations = map[int]string{
 	1: `ALTER TABLE pages ADD COLUMN history TEXT NOT NULL DEFAULT '';
 		ALTER TABLE runs ADD COLUMN tick INTEGER NOT NULL DEFAULT 0;
-		ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;`,
+		ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
+		ALTER TABLE runs ADD COLUMN server_now REAL NOT NULL DEFAULT 0;`,
 }
 
 func (s *Store) begin() error {
@@ -290,7 +294,7 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 	if err := s.write(s.found, key); err != nil {
 		return err
 	}
-	h, err := s.observe(key, st.Hash, strconv.FormatUint(st.Doc.Structure, 16), st.Doc.Relevance)
+	h, err := s.observe(key, st.Hash, strconv.FormatUint(st.Doc.Structure, 16), st.Doc.Relevance, st.LastModified)
 	if err != nil {
 		return err
 	}
@@ -312,9 +316,10 @@ ON CONFLICT (key) DO UPDATE SET
 	structure_changes = structure_changes + (structure != excluded.structure),
 	content_hash = excluded.content_hash, structure = excluded.structure`
 
-// Touch implements crawl.State: this run found key unchanged (a 304).
-func (s *Store) Touch(key string) error {
-	h, err := s.observe(key, "", "", math.NaN())
+// Touch implements crawl.State: this run found key unchanged (a 304
+// giving lastModified).
+func (s *Store) Touch(key, lastModified string) error {
+	h, err := s.observe(key, "", "", math.NaN(), lastModified)
 	if err != nil {
 		return err
 	}

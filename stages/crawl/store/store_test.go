@@ -30,7 +30,7 @@ func TestSaveLoadAndCounters(t *testing.T) {
 	}
 	s.Save("/wiki/A", "d1", page("h2", 7)) // text changed
 	s.Save("/wiki/A", "d1", page("h3", 8)) // elements changed
-	s.Touch("/wiki/A")                     // a 304
+	s.Touch("/wiki/A", "")                 // a 304
 	if f, c, st, err := s.Counters("/wiki/A"); err != nil || f != 4 || c != 2 || st != 1 {
 		t.Errorf("counters = %d fetches, %d content, %d structure changes (%v); want 4, 2, 1", f, c, st, err)
 	}

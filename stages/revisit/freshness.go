@@ -76,13 +76,22 @@ type ServerClock struct {
 }
 
 // NewServerClock returns the clock of the newest dates by tick, or nil
-// when they do not yet span two ticks with the clock moving forward.
+// when there are none or it went backwards. Until two ticks tell how fast
+// it moves, it is taken to move a day a tick (a nightly job): on the first
+// revisit every page is judged at the same tick, so the guess only scales
+// all rates alike.
 func NewServerClock(now map[int]float64) *ServerClock {
+	if len(now) == 0 {
+		return nil
+	}
 	first, last := math.MaxInt, math.MinInt
 	for t := range now {
 		first, last = min(first, t), max(last, t)
 	}
-	if last <= first || !(now[last] > now[first]) {
+	if last == first {
+		return &ServerClock{Now: now, DaysPerTick: 1}
+	}
+	if !(now[last] > now[first]) {
 		return nil
 	}
 	return &ServerClock{Now: now, DaysPerTick: (now[last] - now[first]) / float64(last-first)}

@@ -274,7 +274,10 @@ func TestFitReadsLastModified(t *testing.T) {
 	if !(fresh > 5*old && floor < old) {
 		t.Errorf("posterior rates: fresh %v, old %v, floor %v", fresh, old, floor)
 	}
-	if NewServerClock(map[int]float64{3: 20000}) != nil || NewServerClock(map[int]float64{1: 20000, 2: 19999}) != nil {
-		t.Error("a clock from one tick, or one going backwards")
+	if c := NewServerClock(map[int]float64{3: 20000}); c == nil || c.DaysPerTick != 1 {
+		t.Errorf("a clock from one tick: %+v, want a day a tick", c)
+	}
+	if NewServerClock(map[int]float64{1: 20000, 2: 19999}) != nil || NewServerClock(nil) != nil {
+		t.Error("a clock going backwards, or of no ticks")
 	}
 }

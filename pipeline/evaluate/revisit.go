@@ -157,7 +157,7 @@ func (r *RevisitReport) chart(path, format string) error {
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: %s (budget %s a night)", r.Job, panel.title, r.budgetText())
 		p.X.Label.Text = "night"
-		p.Legend.Top, p.Legend.Left = k == 0, true
+		p.Legend.Top, p.Legend.Left = true, k == 0
 		p.Add(plotter.NewGrid())
 		for i, s := range r.Scores {
 			var pts plotter.XYs

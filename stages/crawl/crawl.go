@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/topicrank/topicrank/stages/text"
@@ -227,6 +228,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		res:      &Result{Complete: true, Started: time.Now().UTC()},
 		failures: newFailureLog(cfg.Log, 10*time.Second),
 		cache:    &cache{pages: map[string]fetched{}},
+		wake:     make(chan struct{}, 1),
 	}
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
@@ -302,6 +304,9 @@ type crawler struct {
 	budget  *Budget
 	reasons map[string]string
 	noNew   bool
+
+	inflight atomic.Int32  // fetches started and not yet done
+	wake     chan struct{} // a fetch ended (cap 1)
 }
 
 // fetched is a page fetched and parsed ahead of the loop.

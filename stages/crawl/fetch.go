@@ -181,7 +181,8 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 		return false, 0
 	}
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, f.opt.Timeout)
+	began := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, f.host.latency.deadline(r.Attempts, f.opt.Timeout))
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, want.URL, nil)
 	if err != nil {
@@ -201,6 +202,9 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 		return r.Class == ClassNetwork || r.Class == ClassTimeout, 0
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		f.host.latency.observe(time.Since(began))
+	}
 	r.Status = resp.StatusCode
 	r.ContentType = resp.Header.Get("Content-Type")
 	r.ETag = resp.Header.Get("ETag")
@@ -227,8 +231,11 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 		return false, 0
 	}
 	if want.HTML && !isHTML(r.ContentType) {
+		// An article answered with something else is a host's transient
+		// junk more often than the article's truth: asked again; a page
+		// that answers so every time still fails with this class.
 		r.Class, r.Err = ClassNotHTML, fmt.Errorf("content type %q is not HTML", r.ContentType)
-		return false, 0
+		return true, 0
 	}
 	limit := f.opt.MaxBody
 	if want.MaxBody > 0 {
@@ -240,6 +247,7 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 		r.Class, r.Err = classify(err), fmt.Errorf("reading body: %w", err)
 		return r.Class == ClassNetwork || r.Class == ClassTimeout, 0
 	}
+	f.host.latency.observe(time.Since(began))
 	switch {
 	case int64(len(r.Body)) <= limit:
 	case want.Truncate:

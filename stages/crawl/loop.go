@@ -71,7 +71,7 @@ func (c *crawler) loop(ctx context.Context) {
 			c.vertex(key, weight)
 		}
 		c.prefetch(ctx)
-		f := <-c.start(ctx, key)
+		f := c.await(ctx, c.start(ctx, key))
 		delete(c.started, key)
 		c.process(key, f)
 		c.done++
@@ -79,16 +79,29 @@ func (c *crawler) loop(ctx context.Context) {
 	}
 }
 
-// window is how many fetches may run ahead of the loop.
+// window is how many fetches may be in flight ahead of the loop.
 func (c *crawler) window() int { return 2 * max(c.cfg.Concurrency, 1) }
+
+// ahead bounds the fetches started and not yet consumed, done or not:
+// while the loop waits for a slow page, the pages after it are fetched
+// and kept, so one slow answer does not stall the crawl. With discovery
+// admission every queued page is a vertex and will be consumed; with
+// best-first admission a page fetched ahead may never be extracted (a
+// request spent for nothing), so it looks no further than the window.
+func (c *crawler) ahead() int {
+	if c.cfg.Admission == AdmitBestFirst {
+		return c.window()
+	}
+	return 64 * c.window()
+}
 
 // prefetch starts fetches for the items the loop will extract next.
 func (c *crawler) prefetch(ctx context.Context) {
-	free := c.window() - len(c.started)
+	free := min(c.window()-int(c.inflight.Load()), c.ahead()-len(c.started))
 	if free <= 0 {
 		return
 	}
-	for _, key := range c.queue.Next(c.window()) {
+	for _, key := range c.queue.Next(len(c.started) + free) {
 		if free == 0 {
 			return
 		}
@@ -106,8 +119,28 @@ func (c *crawler) start(ctx context.Context, key string) chan fetched {
 	}
 	ch := make(chan fetched, 1)
 	c.started[key] = ch
-	go func() { ch <- c.fetch(ctx, key) }()
+	c.inflight.Add(1)
+	go func() {
+		ch <- c.fetch(ctx, key)
+		c.inflight.Add(-1)
+		select { // wake the loop, if it waits, to start another
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}()
 	return ch
+}
+
+// await waits for a fetch, starting others as those in flight end.
+func (c *crawler) await(ctx context.Context, ch chan fetched) fetched {
+	for {
+		select {
+		case f := <-ch:
+			return f
+		case <-c.wake:
+			c.prefetch(ctx)
+		}
+	}
 }
 
 // fetch gets and parses one page; it runs on its own goroutine.

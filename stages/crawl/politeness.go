@@ -53,6 +53,8 @@ type HostLimit struct {
 	next        time.Time     // earliest start of the next request
 	pausedUntil time.Time     // set by Retry-After
 	wake        chan struct{} // closed when a request ends
+
+	latency latencies // of the host's answers: requests' deadlines
 }
 
 // window is the span in which at most max_rps requests start: a second,

@@ -263,11 +263,18 @@ func checkRunsWhole(t *testing.T, jobDir string) {
 	if entries, _ := os.ReadDir(filepath.Join(jobDir, ".tmp")); len(entries) > 0 {
 		t.Errorf("%s/.tmp holds %d runs being written after the stop", jobDir, len(entries))
 	}
-	manifests, _ := filepath.Glob(filepath.Join(jobDir, "*", "manifest.json"))
-	partial, _ := filepath.Glob(filepath.Join(jobDir, "partial", "*", "manifest.json"))
-	if len(manifests) == 0 {
+	if manifests, _ := filepath.Glob(filepath.Join(jobDir, "*", "manifest.json")); len(manifests) == 0 {
 		t.Errorf("%s: no complete run", jobDir)
 	}
+	checkPublished(t, jobDir)
+}
+
+// checkPublished checks that every published run of a job, complete or
+// partial, holds exactly the files its manifest lists, with their sha256.
+func checkPublished(t *testing.T, jobDir string) {
+	t.Helper()
+	manifests, _ := filepath.Glob(filepath.Join(jobDir, "*", "manifest.json"))
+	partial, _ := filepath.Glob(filepath.Join(jobDir, "partial", "*", "manifest.json"))
 	for _, p := range append(manifests, partial...) {
 		var m pipeline.Manifest
 		b, _ := os.ReadFile(p)

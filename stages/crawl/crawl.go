@@ -230,6 +230,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		cache:    &cache{pages: map[string]fetched{}},
 		wake:     make(chan struct{}, 1),
 	}
+	defer c.fetcher.Close()
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
 	if r := cfg.Revisit; r != nil && cfg.State != nil {

@@ -57,7 +57,13 @@ type Fetcher struct {
 	allow func(escapedPath string) bool
 	// budget, if set, must grant every request.
 	budget *Budget
+	tr     *http.Transport
 }
+
+// Close closes the fetcher's idle connections: each crawl has a transport
+// of its own, and a scheduler running crawl after crawl must not keep
+// every one's connections (and their goroutines) until they time out.
+func (f *Fetcher) Close() { f.tr.CloseIdleConnections() }
 
 // SetRobots makes every redirect target pass allow (robots.txt), its path
 // cleaned as the server will resolve it. It must be called before the
@@ -99,7 +105,7 @@ func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
 	tr.DisableCompression = opt.NoCompression
-	f := &Fetcher{opt: opt, host: host}
+	f := &Fetcher{opt: opt, host: host, tr: tr}
 	var rt http.RoundTripper = tr
 	if opt.WrapTransport != nil {
 		rt = opt.WrapTransport(tr)

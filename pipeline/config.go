@@ -65,6 +65,9 @@ type Job struct {
 	// Revisit is the revisit policy (package revisit; "" is all); a budget
 	// bounds each run's requests (MaxRequests) and time (MaxDuration);
 	// NewShare is the budget's share kept for pages never fetched.
+	// MaxTunnel (nil: none) is how many irrelevant pages in a row a path
+	// may pass through before the links it finds lose priority.
+	MaxTunnel   *int          `json:"max_tunnel,omitempty"`
 	Revisit     string        `json:"revisit,omitempty"`
 	MaxRequests int           `json:"max_requests,omitempty"`
 	MaxDuration time.Duration `json:"max_duration,omitempty"`
@@ -313,6 +316,7 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 		},
 		"timezone":     field("timezone", &j.Timezone),
 		"revisit":      field("revisit", &j.Revisit),
+		"max_tunnel":   field("max_tunnel", &j.MaxTunnel),
 		"max_requests": field("max_requests", &j.MaxRequests),
 		"max_duration": field("max_duration", &j.MaxDuration),
 		"new_share":    field("new_share", &j.NewShare),

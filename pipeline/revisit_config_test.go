@@ -30,3 +30,19 @@ func TestRevisitValidation(t *testing.T) {
 		t.Errorf("valid revisit settings refused: %v", err)
 	}
 }
+
+func TestMaxTunnelValidation(t *testing.T) {
+	head := "defaults:\n  user_agent: \"t/1 (ops@example.org)\"\njobs:\n  - name: j\n    seeds: [/wiki/A]\n"
+	for _, c := range []struct{ yaml, want string }{
+		{"    max_tunnel: -1\n", `jobs.yaml:6: job "j": max_tunnel: -1 must be between 0 and 100`},
+		{"    max_tunnel: two\n", `jobs.yaml:6: job "j": max_tunnel:`},
+		{"    strategy: learnt\n", `jobs.yaml:6: job "j": strategy: unknown strategy "learnt"`},
+	} {
+		if _, err := ParseConfig("jobs.yaml", []byte(head+c.yaml)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.yaml, err, c.want)
+		}
+	}
+	if _, err := ParseConfig("jobs.yaml", []byte(head+"    strategy: learned\n    max_tunnel: 2\n")); err != nil {
+		t.Errorf("learned with max_tunnel 2 refused: %v", err)
+	}
+}

@@ -131,6 +131,9 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if j.RecheckMissing < 0 || j.RecheckMissing > 10*365*24*time.Hour {
 		bad("recheck_missing", "%v must be between 0 (ask every run) and 87600h", j.RecheckMissing)
 	}
+	if j.MaxTunnel != nil && (*j.MaxTunnel < 0 || *j.MaxTunnel > 100) {
+		bad("max_tunnel", "%d must be between 0 and 100 (leave it out for no limit)", *j.MaxTunnel)
+	}
 	d.validateRevisit(j, bad)
 	if j.Keep < 0 {
 		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)

@@ -80,6 +80,10 @@ func TestStrategiesSameAtAnyConcurrency(t *testing.T) {
 			strategy, _ := crawl.ParseStrategy(s)
 			cfg := config(w.URL(), 200, 1)
 			cfg.Admission, cfg.Strategy, cfg.Scope = a, strategy, crawl.ScopeProse
+			if strategy == crawl.StrategyLearned {
+				tunnel := 1
+				cfg.MaxTunnel = &tunnel
+			}
 			want := run(t, cfg)
 			checkInvariants(t, want, 200)
 			cfg.Concurrency = 8

@@ -62,6 +62,10 @@ type Config struct {
 	// none of Exclude. Seeds are always admitted.
 	MaxDepth         int
 	Include, Exclude []*regexp.Regexp
+	// MaxTunnel, if set, lets a path pass through at most that many
+	// irrelevant pages in a row before the links it finds lose priority
+	// (×TunnelPenalty per page beyond); nil: no limit.
+	MaxTunnel *int
 	// RecheckMissing is how long a page that answered 404 or 410 is not
 	// requested again: its last answer is replayed from the state
 	// (0: every run asks again).
@@ -233,6 +237,10 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	defer c.fetcher.Close()
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
+	if cfg.Strategy == StrategyLearned && c.res.Judged {
+		c.learn = newLearner()
+	}
+	c.run, c.parentRun = map[uint32]int{}, map[string]int{}
 	if r := cfg.Revisit; r != nil && cfg.State != nil {
 		c.budget = NewBudget(r.MaxRequests, r.Spent, r.Deadline)
 		c.fetcher.budget = c.budget
@@ -308,6 +316,10 @@ type crawler struct {
 
 	inflight atomic.Int32  // fetches started and not yet done
 	wake     chan struct{} // a fetch ended (cap 1)
+
+	learn     *learner       // the learned strategy's model, nil for others
+	run       map[uint32]int // with MaxTunnel: irrelevant pages in a row on the path to a vertex, itself included
+	parentRun map[string]int // with MaxTunnel: that run at the page that first found a queued page
 }
 
 // fetched is a page fetched and parsed ahead of the loop.
@@ -369,7 +381,7 @@ func (c *crawler) seedWeight() float64 {
 		if c.extract.Topics.Empty() {
 			return 0
 		}
-	case StrategySimilarity:
+	case StrategySimilarity, StrategyLearned:
 		if c.extract.Topic.Empty() {
 			return 0
 		}

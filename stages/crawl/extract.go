@@ -21,7 +21,7 @@ type Extractor struct {
 // weights.
 func (e Extractor) Extract(body []byte) Document {
 	x := extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
-	x.keepWords = e.Strategy == StrategySimilarity
+	x.keepWords = e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned
 	// One scan of the page gives the extractor its canonical, title and
 	// structure (and, outside the prose scope, its links) and the article.
 	x.noLinks = e.Scope == ScopeProse
@@ -45,7 +45,7 @@ func (e Extractor) Extract(body []byte) Document {
 		page = text.Terms(body)
 		doc.Relevance = e.Topic.Similarity(page)
 	}
-	doc.Links = e.weigh(&x, page, doc.Relevance)
+	doc.Links, doc.Features = e.weigh(&x, page, doc.Relevance)
 	return doc
 }
 

@@ -49,6 +49,10 @@ type Document struct {
 	Canonical string // key of <link rel="canonical">, "" if none
 	Title     string // text of <title>
 	Links     []Link // distinct article links in document order
+	// Features are, for the learned strategy, each link's hashed
+	// features: its anchor's terms, the terms around it, its title's
+	// (learn.go); nil for other strategies.
+	Features [][]uint32 `json:",omitempty"`
 	// Relevance is the cosine similarity of the article's text to the
 	// crawl's topic, in [0,1]; 0 without a topic.
 	Relevance float64 `json:",omitempty"`

@@ -231,13 +231,15 @@ func (c *crawler) drain() {
 // redirect to a known vertex, takes in its links.
 func (c *crawler) process(key string, f fetched) {
 	uid := c.visited[key]
-	if !c.record(uid, f) || c.canonicalize(uid, f.doc.Canonical) {
+	ok := c.record(uid, f)
+	c.judged(key, uid, ok)
+	if !ok || c.canonicalize(uid, f.doc.Canonical) {
 		return // failed; or merged: the article's own vertex has (or will have) its links
 	}
 	if c.cfg.Admission == AdmitBestFirst {
-		c.enqueue(uid, f.doc.Links)
+		c.enqueue(uid, f.doc)
 	} else {
-		c.admit(uid, f.doc.Links)
+		c.admit(uid, f.doc)
 	}
 }
 
@@ -281,16 +283,17 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 // admit is the weighted BFS step of discovery admission: a link to a
 // vertex is an edge; a new page is admitted (a vertex, queued) while there
 // is room and robots.txt allows it.
-func (c *crawler) admit(uid uint32, links []Link) {
+func (c *crawler) admit(uid uint32, doc Document) {
+	links := doc.Links
 	targets := make(map[uint32]bool, len(links))
 	depth := c.res.Pages[uid].Depth + 1
-	for _, l := range links {
+	for i, l := range links {
 		vid, seen := c.visited[l.Key]
 		if !seen {
 			if c.vertices() >= c.cfg.MaxPages || !c.robots.Allowed(l.Key) || !c.admissible(l.Key, depth) {
 				continue
 			}
-			vid = c.discover(l.Key, l.Weight)
+			vid = c.discover(l.Key, c.priority(uid, l, featuresOf(doc, i)))
 		} else if p := &c.res.Pages[vid]; depth < p.Depth {
 			p.Depth = depth
 		}
@@ -305,13 +308,14 @@ func (c *crawler) admit(uid uint32, links []Link) {
 // enqueue is best-first admission's step: every allowed link that is not a
 // vertex joins the frontier, which is then bounded. The page's links are
 // kept: its edges are known once every vertex is.
-func (c *crawler) enqueue(uid uint32, links []Link) {
+func (c *crawler) enqueue(uid uint32, doc Document) {
+	links := doc.Links
 	keys := make([]string, len(links))
 	depth := c.res.Pages[uid].Depth + 1
 	for i, l := range links {
 		keys[i] = l.Key
 		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) && c.admissible(l.Key, depth) {
-			c.queue.Add(l.Key, l.Weight)
+			c.queue.Add(l.Key, c.priority(uid, l, featuresOf(doc, i)))
 		}
 	}
 	c.queue.Bound(c.cfg.MaxFrontier)
@@ -347,4 +351,13 @@ func (c *crawler) report() {
 		Queued: c.queue.Len(), Failed: c.failed, Fetched: c.fetched, Relevant: c.relevant,
 		Elapsed: time.Since(c.res.Started),
 	})
+}
+
+// featuresOf returns the learned strategy's features of the document's
+// i-th link (nil if it has none: another strategy's stored copy).
+func featuresOf(doc Document, i int) []uint32 {
+	if i < len(doc.Features) {
+		return doc.Features[i]
+	}
+	return nil
 }

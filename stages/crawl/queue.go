@@ -55,6 +55,25 @@ func (q *Queue) Add(key string, weight float64) bool {
 	return true
 }
 
+// Reweigh gives a queued key a new weight, keeping its place among equals
+// (its insertion order); it reports whether key was queued.
+func (q *Queue) Reweigh(key string, weight float64) bool {
+	old := q.keys[key]
+	if old == nil {
+		return false
+	}
+	if old.weight == weight {
+		return true
+	}
+	old.gone = true
+	it := &item{key: key, weight: weight, seq: old.seq}
+	q.keys[key] = it
+	heap.Push(&q.best, it)
+	heap.Push(&q.worst, it)
+	q.compact()
+	return true
+}
+
 // Extract removes and returns the key with the highest weight, the earliest
 // added among equals. It panics on an empty queue.
 func (q *Queue) Extract() (key string, weight float64) {

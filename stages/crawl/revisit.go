@@ -103,6 +103,7 @@ func (c *crawler) again() *crawler {
 	n := &crawler{
 		cfg: c.cfg, base: c.base, hosts: c.hosts, extract: c.extract, fetcher: c.fetcher, robots: c.robots,
 		digest: c.digest, cache: c.cache, budget: c.budget, reasons: c.reasons, noNew: true, wake: make(chan struct{}, 1),
+		run: map[uint32]int{}, parentRun: map[string]int{},
 		queue: NewQueue(), visited: map[string]uint32{}, started: map[string]chan fetched{},
 		seeds: map[string]bool{}, merged: map[uint32]uint32{}, depth: map[string]int{},
 		res: &Result{Complete: true, Started: c.res.Started, Judged: c.res.Judged, Robots: c.res.Robots,
@@ -110,6 +111,9 @@ func (c *crawler) again() *crawler {
 		failures: newFailureLog(slog.New(slog.DiscardHandler), time.Hour), // the first pass logged them
 	}
 	n.cfg.Progress = nil
+	if c.learn != nil {
+		n.learn = newLearner()
+	}
 	return n
 }
 

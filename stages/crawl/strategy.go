@@ -26,10 +26,14 @@ const (
 	// cosine similarity to the topic of the link's anchor text and the
 	// contextWords words on either side of it.
 	StrategySimilarity
+	// StrategyLearned scores links with a classifier trained during the
+	// crawl on its own judgments (learn.go), falling back to similarity
+	// until it has enough labels.
+	StrategyLearned
 )
 
 // Strategies are the strategies' names, in the order of their constants.
-var Strategies = []string{"weighted", "bfs", "word-rank", "similarity"}
+var Strategies = []string{"weighted", "bfs", "word-rank", "similarity", "learned"}
 
 // ParseStrategy returns the strategy a jobs.yaml name stands for.
 func ParseStrategy(name string) (Strategy, error) {
@@ -50,10 +54,15 @@ const (
 	contextWords = 10
 )
 
-// weigh gives each link found by x its weight under the strategy. page is
-// the article's term vector and relevance its similarity to the topic.
-func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) []Link {
+// weigh gives each link found by x its weight under the strategy (and,
+// for the learned strategy, its features). page is the article's term
+// vector and relevance its similarity to the topic.
+func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]Link, [][]uint32) {
 	links := make([]Link, len(x.links))
+	var features [][]uint32
+	if e.Strategy == StrategyLearned {
+		features = make([][]uint32, len(x.links))
+	}
 	var top map[string]bool
 	if e.Strategy == StrategyWordRank {
 		top = map[string]bool{}
@@ -66,7 +75,8 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) []Li
 		near = x.nearest()
 	}
 	var terms [][]string
-	if e.Strategy == StrategySimilarity && !e.Topic.Empty() {
+	similar := e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned
+	if similar && !e.Topic.Empty() {
 		terms = wordTerms(x.words)
 	}
 	for i, o := range x.links {
@@ -76,15 +86,18 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) []Li
 			w = x.weight(o, &near)
 		case StrategyWordRank:
 			w = anchorIn(o.anchor, top)
-		case StrategySimilarity:
+		case StrategySimilarity, StrategyLearned:
 			if terms != nil {
 				ctx := text.Count(terms[max(o.pos-contextWords, 0):min(o.pos+contextWords+1, len(terms))]...)
 				w = (relevance + e.Topic.Similarity(ctx)) / 2
 			}
 		}
 		links[i] = Link{Key: o.key, Weight: w}
+		if features != nil {
+			features[i] = linkFeatures(o, terms)
+		}
 	}
-	return links
+	return links, features
 }
 
 // wordTerms returns the terms of each recorded word (an anchor counts as

@@ -1,0 +1,168 @@
+package crawl
+
+import (
+	"hash/fnv"
+	"math"
+	"slices"
+
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// The learned strategy (ACHE's online link classifier, Chakrabarti's
+// apprentice): a logistic regression, written plainly (a few dozen lines;
+// no Go library does online sparse logistic regression better), trained
+// during the crawl on the crawl's own judgments. Each fetched page labels
+// the links that led to it, relevant or not. A link's features are its
+// anchor's terms, the terms of the 20 words around it, its title's terms
+// (hashed into featureSpace weights), the similarity strategy's weight of
+// the link, the parent page's relevance and its depth. The similarity
+// weight enters with a prior weight, so the untrained model orders links
+// as similarity does; until minLabels labels exist the crawl uses the
+// similarity weight itself. Training happens in the crawl loop, in the
+// loop's order, so a crawl is deterministic at any concurrency.
+const (
+	featureSpace = 1 << 18
+	minLabels    = 10
+	learnRate    = 0.2
+	// rescoreBudget frontier links are scored again after each label,
+	// round-robin: the frontier follows the model without a full re-sort
+	// per page.
+	rescoreBudget = 64
+	// parentLabels bounds the links (from different parents) kept per
+	// frontier page as its labels' features.
+	parentLabels = 4
+	priorSim     = 4.0 // the untrained model's weight of the similarity weight
+	priorBias    = -2.0
+)
+
+// linkFeatures hashes a link's anchor, context and title terms.
+func linkFeatures(o occurrence, terms [][]string) []uint32 {
+	var f []uint32
+	add := func(prefix string, ts []string) {
+		for _, t := range ts {
+			h := fnv.New32a()
+			h.Write([]byte(prefix))
+			h.Write([]byte(t))
+			f = append(f, h.Sum32()%featureSpace)
+		}
+	}
+	add("a|", text.TermList(o.anchor))
+	if terms != nil {
+		for i := max(o.pos-contextWords, 0); i < min(o.pos+contextWords+1, len(terms)); i++ {
+			if i != o.pos {
+				add("c|", terms[i])
+			}
+		}
+	}
+	add("t|", text.TermList(KeyTitle(o.key)))
+	slices.Sort(f)
+	return slices.Compact(f)
+}
+
+// example is one link as the model sees it.
+type example struct {
+	features  []uint32
+	sim       float64 // the similarity strategy's weight
+	parentRel float64
+	depth     int
+}
+
+// model is the online logistic regression.
+type model struct {
+	w            []float64
+	bias, wSim   float64
+	wRel, wDepth float64
+	labels       int
+}
+
+func newModel() *model {
+	return &model{w: make([]float64, featureSpace), bias: priorBias, wSim: priorSim}
+}
+
+func (m *model) z(e example) float64 {
+	z := m.bias + m.wSim*e.sim + m.wRel*e.parentRel + m.wDepth*math.Log1p(float64(e.depth))
+	norm := 1 / math.Sqrt(float64(max(len(e.features), 1)))
+	for _, f := range e.features {
+		z += m.w[f] * norm
+	}
+	return z
+}
+
+// score is the link's priority: its similarity weight until the model has
+// minLabels labels, then the model's probability that it leads to a
+// relevant page.
+func (m *model) score(e example) float64 {
+	if m.labels < minLabels {
+		return e.sim
+	}
+	return 1 / (1 + math.Exp(-m.z(e)))
+}
+
+// learn takes one label: a gradient step on the log loss.
+func (m *model) learn(e example, relevant bool) {
+	y := 0.0
+	if relevant {
+		y = 1
+	}
+	g := learnRate * (y - 1/(1+math.Exp(-m.z(e))))
+	m.bias += g
+	m.wSim += g * e.sim
+	m.wRel += g * e.parentRel
+	m.wDepth += g * math.Log1p(float64(e.depth))
+	norm := 1 / math.Sqrt(float64(max(len(e.features), 1)))
+	for _, f := range e.features {
+		m.w[f] += g * norm
+	}
+	m.labels++
+}
+
+// learner is the learned strategy's state in a crawl.
+type learner struct {
+	m       *model
+	pending map[string][]example // frontier page -> the links that led to it
+	order   []string             // frontier pages as they came, for re-scoring
+	cursor  int
+}
+
+func newLearner() *learner { return &learner{m: newModel(), pending: map[string][]example{}} }
+
+// found notes a link to a frontier page and returns its priority.
+func (l *learner) found(key string, e example) float64 {
+	if _, ok := l.pending[key]; !ok {
+		l.order = append(l.order, key)
+	}
+	if len(l.pending[key]) < parentLabels {
+		l.pending[key] = append(l.pending[key], e)
+	}
+	return l.m.score(e)
+}
+
+// judged trains on a fetched page's label and re-scores part of the
+// frontier.
+func (l *learner) judged(key string, relevant bool, q *Queue) {
+	for _, e := range l.pending[key] {
+		l.m.learn(e, relevant)
+	}
+	delete(l.pending, key)
+	if l.m.labels < minLabels {
+		return
+	}
+	for n := 0; n < rescoreBudget && len(l.order) > 0; n++ {
+		if l.cursor >= len(l.order) {
+			l.cursor = 0
+			l.order = slices.DeleteFunc(l.order, func(k string) bool { return l.pending[k] == nil })
+			if len(l.order) == 0 {
+				return
+			}
+		}
+		k := l.order[l.cursor]
+		l.cursor++
+		if ex := l.pending[k]; ex != nil {
+			best := 0.0
+			for _, e := range ex {
+				best = max(best, l.m.score(e))
+			}
+			q.Reweigh(k, best)
+		}
+	}
+}

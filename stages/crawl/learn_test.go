@@ -1,0 +1,91 @@
+package crawl
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestQueueReweigh(t *testing.T) {
+	q := NewQueue()
+	for i, k := range []string{"a", "b", "c", "d"} {
+		q.Add(k, float64(i%2)) // a 0, b 1, c 0, d 1
+	}
+	if !q.Reweigh("c", 2) || q.Reweigh("x", 1) {
+		t.Fatal("Reweigh of a queued key failed, or of an absent one succeeded")
+	}
+	q.Reweigh("d", 0) // now equal to a: a was added first
+	var got []string
+	for q.Len() > 0 {
+		k, _ := q.Extract()
+		got = append(got, k)
+	}
+	if want := []string{"c", "b", "a", "d"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+// TestModelLearns: before minLabels labels the score is the similarity
+// weight; after training, links sharing a relevant page's features score
+// above those sharing an irrelevant one's, whatever their similarity.
+func TestModelLearns(t *testing.T) {
+	l := newLearner()
+	good := example{features: []uint32{1, 2, 3}, sim: 0.2}
+	bad := example{features: []uint32{7, 8, 9}, sim: 0.4}
+	if s := l.m.score(bad); s != 0.4 {
+		t.Errorf("untrained score %v, want the similarity weight 0.4", s)
+	}
+	q := NewQueue()
+	for i := range 60 {
+		key := string(rune('A' + i))
+		if i%2 == 0 {
+			l.found(key, good)
+		} else {
+			l.found(key, bad)
+		}
+		q.Add(key, 0)
+		l.judged(key, i%2 == 0, q)
+	}
+	if g, b := l.m.score(good), l.m.score(bad); !(g > 0.5 && b < 0.5) {
+		t.Errorf("trained scores: good %v, bad %v", g, b)
+	}
+	// The frontier follows the model: a queued page found by a good link
+	// is re-scored above one found by a bad link.
+	q.Add("good", 0)
+	q.Add("bad", 0)
+	l.found("bad", bad)
+	l.found("good", good)
+	l.judged("other", true, q)
+	if k, _ := q.Extract(); k != "good" {
+		t.Errorf("first out %s, want good", k)
+	}
+}
+
+// TestTunnel: links found past max_tunnel irrelevant pages in a row lose
+// priority, ×TunnelPenalty per page beyond; a relevant page ends the run.
+func TestTunnel(t *testing.T) {
+	k := 1
+	c := &crawler{cfg: Config{MaxTunnel: &k}, run: map[uint32]int{}, parentRun: map[string]int{}, queue: NewQueue()}
+	c.res = &Result{Pages: []Page{{Key: "/wiki/S"}, {Key: "/wiki/A"}, {Key: "/wiki/B"}, {Key: "/wiki/C", Relevant: true}}}
+	l := Link{Weight: 0.5}
+	c.judged("/wiki/S", 0, true) // the seed, irrelevant: a run of 1
+	l.Key = "/wiki/A"
+	if w := c.priority(0, l, nil); w != 0.5 {
+		t.Errorf("after one irrelevant page: %v, want 0.5", w)
+	}
+	c.judged("/wiki/A", 1, true) // a run of 2
+	l.Key = "/wiki/B"
+	if w := c.priority(1, l, nil); w != 0.5*TunnelPenalty {
+		t.Errorf("after two: %v, want %v", w, 0.5*TunnelPenalty)
+	}
+	c.judged("/wiki/B", 2, true) // 3
+	l.Key = "/wiki/C"
+	if w := c.priority(2, l, nil); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
+		t.Errorf("after three: %v", w)
+	}
+	c.judged("/wiki/C", 3, true) // relevant: 0
+	l.Key = "/wiki/D"
+	if w := c.priority(3, l, nil); w != 0.5 {
+		t.Errorf("after a relevant page: %v, want 0.5", w)
+	}
+}

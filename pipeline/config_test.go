@@ -142,7 +142,7 @@ func TestTopicPagesResolveAgainstConfig(t *testing.T) {
 	if want := filepath.Join(dir, "coffee.txt"); len(plain.TopicPages) != 1 || plain.TopicPages[0] != want {
 		t.Fatalf("topic_pages = %v, want [%s]", plain.TopicPages, want)
 	}
-	texts, err := topicTexts(plain.TopicPages)
+	texts, err := TopicTexts(plain.TopicPages)
 	if err != nil || len(texts) != 1 || texts[0] != "espresso roast" {
 		t.Errorf("topicTexts = %q, %v", texts, err)
 	}

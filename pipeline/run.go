@@ -213,7 +213,7 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 	scope, _ := crawl.ParseScope(job.LinkScope) // validated with the job
 	strategy, _ := crawl.ParseStrategy(job.Strategy)
 	admission, _ := crawl.ParseAdmission(job.Admission)
-	texts, err := topicTexts(job.TopicPages)
+	texts, err := TopicTexts(job.TopicPages)
 	if err != nil {
 		return crawl.Config{}, err
 	}
@@ -232,9 +232,9 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 	return cfg, nil
 }
 
-// topicTexts reads the article text of topic pages: an HTML file is read
+// TopicTexts reads the article text of topic pages: an HTML file is read
 // as a Wikipedia page (text.Parse), anything else as plain text.
-func topicTexts(paths []string) ([]string, error) {
+func TopicTexts(paths []string) ([]string, error) {
 	var texts []string
 	for _, p := range paths {
 		b, err := os.ReadFile(p)

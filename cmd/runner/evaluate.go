@@ -23,6 +23,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	policies := fs.String("policies", "oldest,dynamicity,adaptive,freshness", "with -revisit: policies to replay, comma-separated")
 	budget := fs.Float64("budget", 0.2, "with -revisit: pages a night, as a share of the night's pages (≤ 1) or a number")
 	newShare := fs.Float64("new-share", revisit.DefaultNewShare, "with -revisit: the budget's share kept for new pages")
+	oracleCorpus := fs.String("oracle-corpus", "", "with -strategies oracle: the corpus archive (.tar.zst) the closed-world mirror serves, for the true relevance of every page")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -35,8 +36,11 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var names []string
 	for _, s := range strings.Split(*strategies, ",") {
 		if s = strings.TrimSpace(s); s != "" {
-			if _, err := crawl.ParseStrategy(s); err != nil {
-				return usageError{"-strategies: " + err.Error()}
+			if _, err := crawl.ParseStrategy(s); err != nil && s != evaluate.Oracle {
+				return usageError{"-strategies: " + err.Error() + " (or oracle, with -oracle-corpus)"}
+			}
+			if s == evaluate.Oracle && *oracleCorpus == "" {
+				return usageError{"-strategies oracle needs -oracle-corpus: the corpus archive the closed-world mirror serves"}
 			}
 			names = append(names, s)
 		}
@@ -57,7 +61,17 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if !ok {
 		return usageError{fmt.Sprintf("no job %q in %s", *name, f.config)}
 	}
-	rep, err := evaluate.Evaluate(ctx, r, job, names, *admission, r.Log)
+	var oracle map[string]float64
+	if *oracleCorpus != "" {
+		texts, err := pipeline.TopicTexts(job.TopicPages)
+		if err == nil {
+			oracle, err = evaluate.LoadOracle(*oracleCorpus, job, texts)
+		}
+		if err != nil {
+			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Invalid, Err: fmt.Errorf("-oracle-corpus: %w", err)}
+		}
+	}
+	rep, err := evaluate.Evaluate(ctx, r, job, names, *admission, oracle, r.Log)
 	if err != nil {
 		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
 	}

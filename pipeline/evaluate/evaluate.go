@@ -33,10 +33,11 @@ type Report struct {
 	Top       map[string][]string // each strategy's top pages by PageRank
 }
 
-// Evaluate crawls job once per strategy (names as in jobs.yaml) with the
-// given admission ("" keeps the job's). Crawls keep no state: each starts
+// Evaluate crawls job once per strategy (names as in jobs.yaml, or Oracle
+// with oracle, the true relevance of each page: LoadOracle) with the given
+// admission ("" keeps the job's). Crawls keep no state: each starts
 // afresh, so no strategy profits from another's fetches.
-func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strategies []string, admission string, log *slog.Logger) (*Report, error) {
+func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strategies []string, admission string, oracle map[string]float64, log *slog.Logger) (*Report, error) {
 	if admission == "" {
 		admission = job.Admission
 	}
@@ -44,7 +45,10 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 		return nil, err
 	}
 	for _, s := range strategies {
-		if _, err := crawl.ParseStrategy(s); err != nil {
+		if s == Oracle && oracle == nil {
+			return nil, fmt.Errorf("the oracle needs the true relevance of the pages: give the corpus the mirror serves")
+		}
+		if _, err := crawl.ParseStrategy(s); err != nil && s != Oracle {
 			return nil, err
 		}
 	}
@@ -56,7 +60,11 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 	for _, s := range strategies {
 		j := job
 		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, admission, true
-		h, top, err := crawlOnce(ctx, r, j, log.With("strategy", s))
+		var truth map[string]float64
+		if s == Oracle {
+			j.Strategy, truth = "similarity", oracle
+		}
+		h, top, err := crawlOnce(ctx, r, j, truth, log.With("strategy", s))
 		if err != nil {
 			return nil, err
 		}
@@ -75,11 +83,12 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 }
 
 // crawlOnce crawls with one strategy and measures the crawl.
-func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, log *slog.Logger) (publish.Harvest, []string, error) {
+func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle map[string]float64, log *slog.Logger) (publish.Harvest, []string, error) {
 	cfg, err := r.CrawlConfig(job, log)
 	if err != nil {
 		return publish.Harvest{}, nil, err
 	}
+	cfg.Oracle = oracle
 	start := time.Now()
 	res, err := crawl.Crawl(ctx, cfg)
 	if err != nil {

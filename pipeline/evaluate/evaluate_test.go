@@ -52,7 +52,7 @@ func TestEvaluateFocusOnClosedMirror(t *testing.T) {
 	r := pipeline.NewRunner(t.TempDir(), log)
 	r.BaseURL = base
 	for _, job := range cfg.Jobs {
-		rep, err := Evaluate(context.Background(), r, job, []string{"bfs", "weighted", "similarity"}, "best-first", log)
+		rep, err := Evaluate(context.Background(), r, job, []string{"bfs", "weighted", "similarity"}, "best-first", nil, log)
 		if err != nil {
 			t.Fatal(err)
 		}

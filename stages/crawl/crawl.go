@@ -62,6 +62,10 @@ type Config struct {
 	// none of Exclude. Seeds are always admitted.
 	MaxDepth         int
 	Include, Exclude []*regexp.Regexp
+	// Oracle, if set, gives every link the true relevance of its target
+	// (0 for a target it lacks), whatever the strategy: the evaluation's
+	// ceiling (pipeline/evaluate), never a job's setting.
+	Oracle map[string]float64
 	// MaxTunnel, if set, lets a path pass through at most that many
 	// irrelevant pages in a row before the links it finds lose priority
 	// (×TunnelPenalty per page beyond); nil: no limit.

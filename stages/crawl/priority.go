@@ -12,6 +12,9 @@ const TunnelPenalty = 0.1
 func (c *crawler) priority(uid uint32, l Link, features []uint32) float64 {
 	p := &c.res.Pages[uid]
 	w := l.Weight
+	if c.cfg.Oracle != nil {
+		return c.cfg.Oracle[l.Key]
+	}
 	if c.learn != nil {
 		w = c.learn.found(l.Key, example{features: features, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth})
 	}

@@ -1,0 +1,90 @@
+package evaluate
+
+import (
+	"archive/tar"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// Oracle is the name of the evaluation-only strategy that fetches by the
+// true relevance of each link's target: the ceiling a strategy could reach
+// at a budget.
+const Oracle = "oracle"
+
+// LoadOracle reads a corpus archive (a .tar.zst of saved pages, each with
+// a "<!-- METADATA ... uri: https://host/wiki/Title" header, as
+// ../shared/data/wikipedia-2018 holds) and returns the relevance to job's
+// topic of every article in it, judged exactly as the crawl judges a
+// fetched page (the prose scope's text). On the closed-world mirror of the
+// same corpus every link leads to one of these pages.
+func LoadOracle(path string, job pipeline.Job, topicTexts []string) (map[string]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := zstd.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer zr.Close()
+	x := crawl.Extractor{Scope: crawl.ScopeProse, Topic: text.NewTopic(job.Topics, topicTexts)}
+	out := map[string]float64{}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if !strings.HasSuffix(h.Name, ".html") {
+			continue
+		}
+		body, err := io.ReadAll(io.LimitReader(tr, 64<<20))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", path, h.Name, err)
+		}
+		key, ok := corpusKey(body)
+		if !ok {
+			continue
+		}
+		doc := x.Extract(body)
+		out[key] = doc.Relevance
+		if doc.Canonical != "" {
+			out[doc.Canonical] = doc.Relevance
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no saved article pages (want HTML files with a METADATA uri)", path)
+	}
+	return out, nil
+}
+
+// corpusKey returns the article key of a saved page's METADATA uri.
+func corpusKey(body []byte) (string, bool) {
+	head, _, ok := bytes.Cut(body, []byte("-->"))
+	if !ok || !bytes.Contains(head, []byte("METADATA")) {
+		return "", false
+	}
+	_, uri, ok := bytes.Cut(head, []byte("uri: "))
+	if !ok {
+		return "", false
+	}
+	uri, _, _ = bytes.Cut(uri, []byte("\n"))
+	u := strings.TrimSpace(string(uri))
+	if i := strings.Index(u, "/wiki/"); i >= 0 {
+		return crawl.ArticleKey(u[i:], nil)
+	}
+	return "", false
+}

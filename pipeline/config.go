@@ -67,12 +67,17 @@ type Job struct {
 	// NewShare is the budget's share kept for pages never fetched.
 	// MaxTunnel (nil: none) is how many irrelevant pages in a row a path
 	// may pass through before the links it finds lose priority.
-	MaxTunnel   *int          `json:"max_tunnel,omitempty"`
-	Revisit     string        `json:"revisit,omitempty"`
-	MaxRequests int           `json:"max_requests,omitempty"`
-	MaxDuration time.Duration `json:"max_duration,omitempty"`
-	NewShare    *float64      `json:"new_share,omitempty"`
-	Line        int           `json:"-"` // where the job starts in jobs.yaml
+	MaxTunnel *int `json:"max_tunnel,omitempty"`
+	// TopicFeedback turns relevance feedback on: FeedbackTerms terms at
+	// most (0: 20), weighing FeedbackWeight in link priorities (0: 0.3).
+	TopicFeedback  bool          `json:"topic_feedback,omitempty"`
+	FeedbackTerms  int           `json:"feedback_terms,omitempty"`
+	FeedbackWeight float64       `json:"feedback_weight,omitempty"`
+	Revisit        string        `json:"revisit,omitempty"`
+	MaxRequests    int           `json:"max_requests,omitempty"`
+	MaxDuration    time.Duration `json:"max_duration,omitempty"`
+	NewShare       *float64      `json:"new_share,omitempty"`
+	Line           int           `json:"-"` // where the job starts in jobs.yaml
 }
 
 // Digest is a stable hash of the job's settings, recorded in manifests so
@@ -314,12 +319,15 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 				j.StateDir = d.resolve([]string{j.StateDir})[0]
 			}
 		},
-		"timezone":     field("timezone", &j.Timezone),
-		"revisit":      field("revisit", &j.Revisit),
-		"max_tunnel":   field("max_tunnel", &j.MaxTunnel),
-		"max_requests": field("max_requests", &j.MaxRequests),
-		"max_duration": field("max_duration", &j.MaxDuration),
-		"new_share":    field("new_share", &j.NewShare),
+		"timezone":        field("timezone", &j.Timezone),
+		"revisit":         field("revisit", &j.Revisit),
+		"max_tunnel":      field("max_tunnel", &j.MaxTunnel),
+		"topic_feedback":  field("topic_feedback", &j.TopicFeedback),
+		"feedback_terms":  field("feedback_terms", &j.FeedbackTerms),
+		"feedback_weight": field("feedback_weight", &j.FeedbackWeight),
+		"max_requests":    field("max_requests", &j.MaxRequests),
+		"max_duration":    field("max_duration", &j.MaxDuration),
+		"new_share":       field("new_share", &j.NewShare),
 		"politeness": func(n *yaml.Node) {
 			d.mapping(n, ctx, map[string]func(*yaml.Node){
 				"max_rps":     field("politeness.max_rps", &j.MaxRPS),

@@ -38,6 +38,8 @@ type Manifest struct {
 	Robots          string             `json:"robots"`
 	Merged          []string           `json:"merged,omitempty"` // "redirect title -> article"
 	Ranks           []RankSummary      `json:"ranks"`
+	// FeedbackTerms are the terms relevance feedback added to the topic.
+	FeedbackTerms []string `json:"feedback_terms,omitempty"`
 	// Revisit is a budgeted re-crawl's policy and budget (absent for
 	// revisit: all without a budget).
 	Revisit *RevisitSummary `json:"revisit,omitempty"`
@@ -89,7 +91,7 @@ func (m *Manifest) timed(name string, f func()) {
 
 // record fills in what the stages produced.
 func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result, prev *publish.Previous) {
-	m.Robots = res.Robots
+	m.Robots, m.FeedbackTerms = res.Robots, res.FeedbackTerms
 	for _, p := range res.Merged {
 		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
 	}

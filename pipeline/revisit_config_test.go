@@ -46,3 +46,16 @@ func TestMaxTunnelValidation(t *testing.T) {
 		t.Errorf("learned with max_tunnel 2 refused: %v", err)
 	}
 }
+
+func TestFeedbackValidation(t *testing.T) {
+	head := "defaults:\n  user_agent: \"t/1 (ops@example.org)\"\njobs:\n  - name: j\n    seeds: [/wiki/A]\n    topic_feedback: true\n"
+	for _, c := range []struct{ yaml, want string }{
+		{"    feedback_terms: 0\n", `jobs.yaml:7: job "j": feedback_terms: 0 must be between 1 and 200`},
+		{"    feedback_weight: 1\n", `jobs.yaml:7: job "j": feedback_weight: 1 must be in (0,1)`},
+		{"    feedback_weight: -0.1\n", `jobs.yaml:7: job "j": feedback_weight: -0.1 must be in (0,1)`},
+	} {
+		if _, err := ParseConfig("jobs.yaml", []byte(head+c.yaml)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.yaml, err, c.want)
+		}
+	}
+}

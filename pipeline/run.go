@@ -224,7 +224,7 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 		MaxPages: job.MaxPages, Scope: scope, MaxRPS: job.MaxRPS, Concurrency: job.Concurrency,
 		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent, WrapTransport: r.WrapTransport}, Politeness: r.Politeness, Log: log,
 		KeepText: true, MaxDepth: job.MaxDepth, Include: include, Exclude: exclude, RecheckMissing: job.RecheckMissing,
-		MaxTunnel: job.MaxTunnel,
+		MaxTunnel: job.MaxTunnel, TopicFeedback: job.TopicFeedback, FeedbackTerms: job.FeedbackTerms, FeedbackWeight: job.FeedbackWeight,
 	}
 	if r.Progress != nil {
 		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }

@@ -134,6 +134,12 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if j.MaxTunnel != nil && (*j.MaxTunnel < 0 || *j.MaxTunnel > 100) {
 		bad("max_tunnel", "%d must be between 0 and 100 (leave it out for no limit)", *j.MaxTunnel)
 	}
+	if _, set := d.lines["feedback_terms"]; set && (j.FeedbackTerms < 1 || j.FeedbackTerms > 200) {
+		bad("feedback_terms", "%d must be between 1 and 200", j.FeedbackTerms)
+	}
+	if _, set := d.lines["feedback_weight"]; set && !(j.FeedbackWeight > 0 && j.FeedbackWeight < 1) {
+		bad("feedback_weight", "%v must be in (0,1): the rest of a link's priority stays its strategy's", j.FeedbackWeight)
+	}
 	d.validateRevisit(j, bad)
 	if j.Keep < 0 {
 		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)

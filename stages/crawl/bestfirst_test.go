@@ -84,6 +84,7 @@ func TestStrategiesSameAtAnyConcurrency(t *testing.T) {
 				tunnel := 1
 				cfg.MaxTunnel = &tunnel
 			}
+			cfg.TopicFeedback = strategy == crawl.StrategySimilarity
 			want := run(t, cfg)
 			checkInvariants(t, want, 200)
 			cfg.Concurrency = 8

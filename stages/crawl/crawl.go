@@ -62,6 +62,12 @@ type Config struct {
 	// none of Exclude. Seeds are always admitted.
 	MaxDepth         int
 	Include, Exclude []*regexp.Regexp
+	// TopicFeedback turns relevance feedback on (feedback.go), with at
+	// most FeedbackTerms terms added (0: the default) weighing
+	// FeedbackWeight in a link's priority (0: the default).
+	TopicFeedback  bool
+	FeedbackTerms  int
+	FeedbackWeight float64
 	// Oracle, if set, gives every link the true relevance of its target
 	// (0 for a target it lacks), whatever the strategy: the evaluation's
 	// ceiling (pipeline/evaluate), never a job's setting.
@@ -187,6 +193,8 @@ type Result struct {
 	// Spent is the requests a budgeted re-crawl has spent, those of the
 	// run it resumes included.
 	Spent int
+	// FeedbackTerms are the terms relevance feedback added to the topic.
+	FeedbackTerms []string
 }
 
 // Crawl runs the weighted BFS. The error is for a crawl that could not
@@ -223,7 +231,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		base:  base.Scheme + "://" + base.Host,
 		hosts: hosts,
 		extract: Extractor{Hosts: hosts, Scope: cfg.Scope, Topics: topics, Strategy: cfg.Strategy,
-			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts), KeepText: cfg.KeepText},
+			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts), KeepText: cfg.KeepText, Feedback: cfg.TopicFeedback},
 		// Requests go to the base URL's host alone: with -base-url, never to
 		// the job's own host, whose links still count as the job's.
 		fetcher:  NewFetcher(cfg.Fetch, limit, []string{base.Host}),
@@ -243,6 +251,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	c.res.Judged = !c.extract.Topic.Empty()
 	if cfg.Strategy == StrategyLearned && c.res.Judged {
 		c.learn = newLearner()
+	}
+	if cfg.TopicFeedback && c.res.Judged {
+		c.fb = newFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)
 	}
 	c.run, c.parentRun = map[uint32]int{}, map[string]int{}
 	if r := cfg.Revisit; r != nil && cfg.State != nil {
@@ -272,6 +283,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if c.budget != nil {
 		c.res.Spent = c.budget.Used()
+	}
+	if c.fb != nil {
+		c.res.FeedbackTerms = c.fb.Added
 	}
 	return c.res, nil
 }
@@ -322,6 +336,7 @@ type crawler struct {
 	wake     chan struct{} // a fetch ended (cap 1)
 
 	learn     *learner       // the learned strategy's model, nil for others
+	fb        *feedback      // relevance feedback, nil when off
 	run       map[uint32]int // with MaxTunnel: irrelevant pages in a row on the path to a vertex, itself included
 	parentRun map[string]int // with MaxTunnel: that run at the page that first found a queued page
 }

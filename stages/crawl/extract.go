@@ -14,6 +14,9 @@ type Extractor struct {
 	Topic    *text.Topic // for relevance and the similarity strategy; nil: none
 	Strategy Strategy
 	KeepText bool // fill in Document.Text
+	// Feedback fills in each link's features and the page's top terms,
+	// for relevance feedback, whatever the strategy.
+	Feedback bool
 }
 
 // Extract reads a page: canonical key, title, structure, the article's
@@ -21,7 +24,7 @@ type Extractor struct {
 // weights.
 func (e Extractor) Extract(body []byte) Document {
 	x := extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
-	x.keepWords = e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned
+	x.keepWords = e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned || e.Feedback
 	// One scan of the page gives the extractor its canonical, title and
 	// structure (and, outside the prose scope, its links) and the article.
 	x.noLinks = e.Scope == ScopeProse
@@ -44,6 +47,9 @@ func (e Extractor) Extract(body []byte) Document {
 		}
 		page = text.Terms(body)
 		doc.Relevance = e.Topic.Similarity(page)
+		if e.Feedback {
+			doc.Terms = pageTerms(page)
+		}
 	}
 	doc.Links, doc.Features = e.weigh(&x, page, doc.Relevance)
 	return doc

@@ -40,10 +40,7 @@ func linkFeatures(o occurrence, terms [][]string) []uint32 {
 	var f []uint32
 	add := func(prefix string, ts []string) {
 		for _, t := range ts {
-			h := fnv.New32a()
-			h.Write([]byte(prefix))
-			h.Write([]byte(t))
-			f = append(f, h.Sum32()%featureSpace)
+			f = append(f, hashFeature(prefix, t))
 		}
 	}
 	add("a|", text.TermList(o.anchor))
@@ -165,4 +162,12 @@ func (l *learner) judged(key string, relevant bool, q *Queue) {
 			q.Reweigh(k, best)
 		}
 	}
+}
+
+// hashFeature is a term's feature id under a prefix (a|, c|, t|).
+func hashFeature(prefix, term string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(prefix))
+	h.Write([]byte(term))
+	return h.Sum32() % featureSpace
 }

@@ -68,24 +68,47 @@ func TestTunnel(t *testing.T) {
 	c := &crawler{cfg: Config{MaxTunnel: &k}, run: map[uint32]int{}, parentRun: map[string]int{}, queue: NewQueue()}
 	c.res = &Result{Pages: []Page{{Key: "/wiki/S"}, {Key: "/wiki/A"}, {Key: "/wiki/B"}, {Key: "/wiki/C", Relevant: true}}}
 	l := Link{Weight: 0.5}
-	c.judged("/wiki/S", 0, true) // the seed, irrelevant: a run of 1
+	c.judged("/wiki/S", 0, true, Document{}) // the seed, irrelevant: a run of 1
 	l.Key = "/wiki/A"
 	if w := c.priority(0, l, nil); w != 0.5 {
 		t.Errorf("after one irrelevant page: %v, want 0.5", w)
 	}
-	c.judged("/wiki/A", 1, true) // a run of 2
+	c.judged("/wiki/A", 1, true, Document{}) // a run of 2
 	l.Key = "/wiki/B"
 	if w := c.priority(1, l, nil); w != 0.5*TunnelPenalty {
 		t.Errorf("after two: %v, want %v", w, 0.5*TunnelPenalty)
 	}
-	c.judged("/wiki/B", 2, true) // 3
+	c.judged("/wiki/B", 2, true, Document{}) // 3
 	l.Key = "/wiki/C"
 	if w := c.priority(2, l, nil); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
 		t.Errorf("after three: %v", w)
 	}
-	c.judged("/wiki/C", 3, true) // relevant: 0
+	c.judged("/wiki/C", 3, true, Document{}) // relevant: 0
 	l.Key = "/wiki/D"
 	if w := c.priority(3, l, nil); w != 0.5 {
 		t.Errorf("after a relevant page: %v, want 0.5", w)
+	}
+}
+
+// TestFeedback: after FeedbackAfter relevant pages, the terms they share
+// most are added, never the topic's own, at most the cap; a link holding
+// them gains priority, one without keeps (1-weight) of its own.
+func TestFeedback(t *testing.T) {
+	f := newFeedback([]string{"tennis"}, 2, 0.5)
+	page := []TermShare{{"tenni", 0.5}, {"court", 0.3}, {"ball", 0.15}, {"rain", 0.05}}
+	for range FeedbackAfter - 1 {
+		f.judged(page)
+	}
+	if f.weights != nil || f.blend(0.4, []uint32{hashFeature("a|", "court")}) != 0.4 {
+		t.Fatal("feedback before enough relevant pages")
+	}
+	f.judged(page)
+	if !slices.Equal(f.Added, []string{"court", "ball"}) {
+		t.Errorf("added %v, want [court ball]: the topic's own term never, at most 2", f.Added)
+	}
+	with := f.blend(0.4, []uint32{hashFeature("c|", "court")})
+	without := f.blend(0.4, []uint32{hashFeature("c|", "opera")})
+	if !(with > 0.4 && without == 0.2) {
+		t.Errorf("blended priorities: %v with a feedback term, %v without (want 0.2)", with, without)
 	}
 }

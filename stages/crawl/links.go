@@ -53,6 +53,8 @@ type Document struct {
 	// features: its anchor's terms, the terms around it, its title's
 	// (learn.go); nil for other strategies.
 	Features [][]uint32 `json:",omitempty"`
+	// Terms are the page's most frequent terms, for relevance feedback.
+	Terms []TermShare `json:",omitempty"`
 	// Relevance is the cosine similarity of the article's text to the
 	// crawl's topic, in [0,1]; 0 without a topic.
 	Relevance float64 `json:",omitempty"`

@@ -232,7 +232,7 @@ func (c *crawler) drain() {
 func (c *crawler) process(key string, f fetched) {
 	uid := c.visited[key]
 	ok := c.record(uid, f)
-	c.judged(key, uid, ok)
+	c.judged(key, uid, ok, f.doc)
 	if !ok || c.canonicalize(uid, f.doc.Canonical) {
 		return // failed; or merged: the article's own vertex has (or will have) its links
 	}

@@ -18,6 +18,9 @@ func (c *crawler) priority(uid uint32, l Link, features []uint32) float64 {
 	if c.learn != nil {
 		w = c.learn.found(l.Key, example{features: features, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth})
 	}
+	if c.fb != nil {
+		w = c.fb.blend(w, features)
+	}
 	if c.cfg.MaxTunnel != nil {
 		if _, ok := c.parentRun[l.Key]; !ok {
 			c.parentRun[l.Key] = c.run[uid]
@@ -31,8 +34,11 @@ func (c *crawler) priority(uid uint32, l Link, features []uint32) float64 {
 
 // judged takes in a processed page's relevance: the learned model's
 // labels, and the run of irrelevant pages its path has passed through.
-func (c *crawler) judged(key string, uid uint32, usable bool) {
+func (c *crawler) judged(key string, uid uint32, usable bool, doc Document) {
 	p := &c.res.Pages[uid]
+	if c.fb != nil && usable && p.Relevant {
+		c.fb.judged(doc.Terms)
+	}
 	if c.learn != nil {
 		if usable {
 			c.learn.judged(key, p.Relevant, c.queue)

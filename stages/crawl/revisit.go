@@ -114,6 +114,9 @@ func (c *crawler) again() *crawler {
 	if c.learn != nil {
 		n.learn = newLearner()
 	}
+	if c.fb != nil {
+		n.fb = newFeedback(c.cfg.Topics, c.cfg.FeedbackTerms, c.cfg.FeedbackWeight)
+	}
 	return n
 }
 

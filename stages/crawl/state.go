@@ -53,7 +53,8 @@ func (c *crawler) extractDigest() string {
 		Relevance  []string // what relevance is measured against
 		TopicTexts []string
 		KeepText   bool `json:",omitempty"`
-	}{c.extract.Topics.phrases, c.cfg.Scope, c.hosts[1:], c.cfg.Strategy, c.cfg.Topics, c.cfg.TopicTexts, c.cfg.KeepText})
+		Feedback   bool `json:",omitempty"`
+	}{c.extract.Topics.phrases, c.cfg.Scope, c.hosts[1:], c.cfg.Strategy, c.cfg.Topics, c.cfg.TopicTexts, c.cfg.KeepText, c.cfg.TopicFeedback})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }

@@ -60,7 +60,7 @@ const (
 func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]Link, [][]uint32) {
 	links := make([]Link, len(x.links))
 	var features [][]uint32
-	if e.Strategy == StrategyLearned {
+	if e.Strategy == StrategyLearned || e.Feedback {
 		features = make([][]uint32, len(x.links))
 	}
 	var top map[string]bool
@@ -76,7 +76,7 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]L
 	}
 	var terms [][]string
 	similar := e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned
-	if similar && !e.Topic.Empty() {
+	if (similar || e.Feedback) && !e.Topic.Empty() {
 		terms = wordTerms(x.words)
 	}
 	for i, o := range x.links {

@@ -1,0 +1,134 @@
+package crawl
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/topicrank/topicrank/stages/text"
+)
+
+// Relevance feedback (Rocchio): once FeedbackAfter pages have been judged
+// relevant, the topic gains the terms those pages share most, and every
+// link's priority moves towards how much its anchor, context and title
+// hold of them. What keeps the topic on course:
+//   - the topic's own words are never among the terms added, and never
+//     lose weight: relevance is still judged by them alone;
+//   - at most FeedbackTerms terms are added, each weighed by the mean of
+//     its share in the relevant pages;
+//   - a link's priority is (1-FeedbackWeight) of its strategy's weight and
+//     FeedbackWeight of its feedback score, so a link the topic words
+//     favour is never buried by the feedback alone.
+//
+// It runs in the crawl loop, in the loop's order: deterministic at any
+// concurrency.
+const (
+	FeedbackAfter  = 10
+	FeedbackTerms  = 20  // default of Config.FeedbackTerms
+	FeedbackWeight = 0.3 // default of Config.FeedbackWeight
+	pageTopTerms   = 30  // the terms of each page feedback may draw from
+)
+
+// pageTerms returns the page's most frequent terms with their shares.
+func pageTerms(v text.Vector) []TermShare {
+	total := 0.0
+	terms := make([]TermShare, 0, len(v))
+	for t, n := range v {
+		terms = append(terms, TermShare{t, n})
+		total += n
+	}
+	slices.SortFunc(terms, func(a, b TermShare) int {
+		if c := cmp.Compare(b.Share, a.Share); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Term, b.Term)
+	})
+	terms = terms[:min(len(terms), pageTopTerms)]
+	for i := range terms {
+		terms[i].Share /= total
+	}
+	return terms
+}
+
+// TermShare is a term and its share of a page's terms.
+type TermShare struct {
+	Term  string
+	Share float64
+}
+
+// feedback is the crawl's Rocchio state.
+type feedback struct {
+	terms    int                // at most this many added
+	weight   float64            // of the feedback score in a link's priority
+	topic    map[string]bool    // the topic's own terms
+	sum      map[string]float64 // shares summed over relevant pages
+	relevant int
+	weights  map[uint32]float64 // hashed feature -> weight, once active
+	norm     float64
+	Added    []string // the terms added, strongest first
+}
+
+func newFeedback(topicWords []string, terms int, weight float64) *feedback {
+	f := &feedback{terms: cmp.Or(terms, FeedbackTerms), weight: cmp.Or(weight, FeedbackWeight),
+		topic: map[string]bool{}, sum: map[string]float64{}}
+	for _, w := range topicWords {
+		for _, t := range text.TermList(w) {
+			f.topic[t] = true
+		}
+	}
+	return f
+}
+
+// judged takes in a relevant page's terms.
+func (f *feedback) judged(terms []TermShare) {
+	f.relevant++
+	for _, t := range terms {
+		if !f.topic[t.Term] {
+			f.sum[t.Term] += t.Share
+		}
+	}
+	if f.relevant < FeedbackAfter {
+		return
+	}
+	all := make([]TermShare, 0, len(f.sum))
+	for t, s := range f.sum {
+		all = append(all, TermShare{t, s})
+	}
+	slices.SortFunc(all, func(a, b TermShare) int {
+		if c := cmp.Compare(b.Share, a.Share); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Term, b.Term)
+	})
+	all = all[:min(len(all), f.terms)]
+	f.weights, f.norm, f.Added = map[uint32]float64{}, 0, f.Added[:0]
+	for _, t := range all {
+		w := t.Share / float64(f.relevant)
+		for _, prefix := range []string{"a|", "c|", "t|"} {
+			f.weights[hashFeature(prefix, t.Term)] = w
+		}
+		f.norm += w * w
+		f.Added = append(f.Added, t.Term)
+	}
+	f.norm = math.Sqrt(f.norm)
+}
+
+// score is the cosine of a link's features (binary) with the added terms.
+func (f *feedback) score(features []uint32) float64 {
+	if f.weights == nil || len(features) == 0 || f.norm == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range features {
+		s += f.weights[x]
+	}
+	return min(s/(f.norm*math.Sqrt(float64(len(features)))), 1)
+}
+
+// blend moves a link's priority towards its feedback score.
+func (f *feedback) blend(w float64, features []uint32) float64 {
+	if f.weights == nil {
+		return w
+	}
+	return (1-f.weight)*w + f.weight*f.score(features)
+}

@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/topicrank/topicrank/stages/graph"
+	"github.com/topicrank/topicrank/stages/graph/parquetin"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
 )
 
 func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rank", stderr)
-	file := fs.String("graph", "", "edge-list file, gzip-compressed or not; - for standard input (required)")
+	file := fs.String("graph", "", "edge-list file, gzip-compressed or not; - for standard input; or Parquet edges (x.parquet, or a glob of them) (required)")
+	vertices := fs.String("vertices", "", "with Parquet edges: a vertices table (vertex_id and page, e.g. a run's degrees.parquet) naming integer ids and fixing the vertices and their order")
 	epsilons := fs.String("epsilon", "0.01,0.005", "comma-separated L1 stopping thresholds")
 	beta := fs.Float64("beta", 0.85, "damping factor, in (0,1)")
 	top := fs.Int("top", 10, "length of the top lists")
@@ -54,7 +56,18 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Progress: func(done, total int64) { rep.Work(task, done, total) },
 	}
 	start := time.Now()
-	g, st, err := readGraph(ctx, *file, opt)
+	var g *graph.Graph
+	var st graph.ReadStats
+	if parquetin.IsParquet(*file) {
+		g, st, err = parquetin.Read(ctx, *file, *vertices)
+		if err != nil && ctx.Err() == nil {
+			err = usageError{err.Error()}
+		}
+	} else if *vertices != "" {
+		err = usageError{"-vertices goes with Parquet edges (-graph x.parquet)"}
+	} else {
+		g, st, err = readGraph(ctx, *file, opt)
+	}
 	if err != nil {
 		rep.Clear()
 		return err

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/topicrank/topicrank/stages/dump"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/graph/parquetin"
 	"github.com/topicrank/topicrank/stages/publish"
@@ -20,6 +22,7 @@ import (
 func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rank", stderr)
 	file := fs.String("graph", "", "edge-list file, gzip-compressed or not; - for standard input; or Parquet edges (x.parquet, or a glob of them) (required)")
+	dumpDir := fs.String("dump", "", "rank a wiki from its SQL dumps in this directory (*-page.sql.gz, *-pagelinks.sql.gz, *-redirect.sql.gz, *-linktarget.sql.gz) instead of -graph")
 	vertices := fs.String("vertices", "", "with Parquet edges: a vertices table (vertex_id and page, e.g. a run's degrees.parquet) naming integer ids and fixing the vertices and their order")
 	epsilons := fs.String("epsilon", "0.01,0.005", "comma-separated L1 stopping thresholds")
 	beta := fs.Float64("beta", 0.85, "damping factor, in (0,1)")
@@ -35,8 +38,8 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	switch {
 	case err != nil:
 		return err
-	case *file == "":
-		return usageError{"-graph FILE is required"}
+	case *file == "" && *dumpDir == "":
+		return usageError{"-graph FILE (or -dump DIR) is required"}
 	case !(*beta > 0 && *beta < 1):
 		return usageError{fmt.Sprintf("-beta %v: must be in (0,1)", *beta)}
 	case *top < 1:
@@ -58,7 +61,13 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	start := time.Now()
 	var g *graph.Graph
 	var st graph.ReadStats
-	if parquetin.IsParquet(*file) {
+	if *dumpDir != "" {
+		if *file != "" {
+			return usageError{"give -graph or -dump, not both"}
+		}
+		name = filepath.Base(filepath.Clean(*dumpDir))
+		g, err = readDump(ctx, *dumpDir, log)
+	} else if parquetin.IsParquet(*file) {
 		g, st, err = parquetin.Read(ctx, *file, *vertices)
 		if err != nil && ctx.Err() == nil {
 			err = usageError{err.Error()}
@@ -112,6 +121,22 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // seconds returns the time since start in seconds, to the millisecond.
 func seconds(start time.Time) float64 {
 	return float64(time.Since(start).Milliseconds()) / 1000
+}
+
+// readDump reads a wiki's SQL dumps into its article graph.
+func readDump(ctx context.Context, dir string, log *slog.Logger) (*graph.Graph, error) {
+	files, err := dump.FindFiles(dir)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	g, st, err := dump.Read(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("read dump", "dir", dir, "articles", st.Articles, "redirects", st.Redirects, "links", st.Links,
+		"edges", st.Edges, "not_article", st.NotArticle, "missing", st.Missing, "via_redirect", st.ViaRedirect,
+		"redirect_chains", st.RedirectChain, "redirect_loops", st.RedirectLoop)
+	return g, nil
 }
 
 func readGraph(ctx context.Context, path string, opt graph.ReadOptions) (*graph.Graph, graph.ReadStats, error) {

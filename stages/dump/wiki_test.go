@@ -38,7 +38,9 @@ func dumpOf(t *testing.T, n int, schema2024 bool) (Files, *graph.Graph) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(n), 1))
 	dir := t.TempDir()
-	title := func(i int) string { return fmt.Sprintf("Article_%d_%s", i, []string{"plain", "it's", `back\slash`, "ünï"}[i%4]) }
+	title := func(i int) string {
+		return fmt.Sprintf("Article_%d_%s", i, []string{"plain", "it's", `back\slash`, "ünï"}[i%4])
+	}
 	quote := func(s string) string {
 		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 	}

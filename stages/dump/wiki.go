@@ -169,37 +169,48 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 	if err != nil {
 		return nil, st, err
 	}
-	resolve := func(ns int64, title []byte) (uint32, bool) {
-		if ns != 0 {
-			return 0, false
+	// A link's target is found by one lookup of its title: an article's
+	// vertex, a resolved redirect's target, or unresolved.
+	const unresolved = ^uint32(0)
+	byTitle2 := make(map[string]uint32, len(byTitle))
+	for title, id := range byTitle {
+		switch v, ok := vertex[id]; {
+		case ok:
+			byTitle2[title] = v
+		default:
+			if v, ok := target[id]; ok {
+				byTitle2[title] = v | 1<<31 // marked: through a redirect
+			} else {
+				byTitle2[title] = unresolved
+			}
 		}
-		id, ok := byTitle[string(title)]
-		if !ok {
-			st.Missing++
-			return 0, false
-		}
-		if v, ok := vertex[id]; ok {
-			return v, true
-		}
-		v, ok := target[id]
-		if !ok {
-			st.Missing++
-			return 0, false
-		}
-		st.ViaRedirect++
-		return v, true
 	}
+	byTitle = nil
+	if b.NumVertices() >= 1<<31 {
+		return nil, st, fmt.Errorf("%s: %d articles: more than this reader numbers", f.Page, b.NumVertices())
+	}
+	lastFrom, lastU, lastOK := int64(-1), uint32(0), false
 	err = links(ctx, f, func(from int64, ns int64, title []byte) {
 		st.Links++
-		u, ok := vertex[from]
-		if !ok || ns != 0 {
+		if from != lastFrom { // pagelinks comes sorted by pl_from
+			lastFrom = from
+			lastU, lastOK = vertex[from]
+		}
+		if !lastOK || ns != 0 {
 			st.NotArticle++
 			return
 		}
-		if v, ok := resolve(ns, title); ok {
-			b.AddEdge(u, v)
-			st.Edges++
+		v, ok := byTitle2[string(title)]
+		switch {
+		case !ok || v == unresolved:
+			st.Missing++
+			return
+		case v&(1<<31) != 0:
+			st.ViaRedirect++
+			v &^= 1 << 31
 		}
+		b.AddEdge(lastU, v)
+		st.Edges++
 	})
 	if err != nil {
 		return nil, st, err

@@ -70,14 +70,17 @@ type Job struct {
 	MaxTunnel *int `json:"max_tunnel,omitempty"`
 	// TopicFeedback turns relevance feedback on: FeedbackTerms terms at
 	// most (0: 20), weighing FeedbackWeight in link priorities (0: 0.3).
-	TopicFeedback  bool          `json:"topic_feedback,omitempty"`
-	FeedbackTerms  int           `json:"feedback_terms,omitempty"`
-	FeedbackWeight float64       `json:"feedback_weight,omitempty"`
-	Revisit        string        `json:"revisit,omitempty"`
-	MaxRequests    int           `json:"max_requests,omitempty"`
-	MaxDuration    time.Duration `json:"max_duration,omitempty"`
-	NewShare       *float64      `json:"new_share,omitempty"`
-	Line           int           `json:"-"` // where the job starts in jobs.yaml
+	TopicFeedback  bool    `json:"topic_feedback,omitempty"`
+	FeedbackTerms  int     `json:"feedback_terms,omitempty"`
+	FeedbackWeight float64 `json:"feedback_weight,omitempty"`
+	// GlobalRanks is a ranks table of the whole wiki (rank -dump -out),
+	// set beside the job's ranks (global_rank, global_position).
+	GlobalRanks string        `json:"global_ranks,omitempty"`
+	Revisit     string        `json:"revisit,omitempty"`
+	MaxRequests int           `json:"max_requests,omitempty"`
+	MaxDuration time.Duration `json:"max_duration,omitempty"`
+	NewShare    *float64      `json:"new_share,omitempty"`
+	Line        int           `json:"-"` // where the job starts in jobs.yaml
 }
 
 // Digest is a stable hash of the job's settings, recorded in manifests so
@@ -319,8 +322,13 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 				j.StateDir = d.resolve([]string{j.StateDir})[0]
 			}
 		},
-		"timezone":        field("timezone", &j.Timezone),
-		"revisit":         field("revisit", &j.Revisit),
+		"timezone": field("timezone", &j.Timezone),
+		"revisit":  field("revisit", &j.Revisit),
+		"global_ranks": func(n *yaml.Node) {
+			if d.decode(n, ctx, "global_ranks", &j.GlobalRanks) && j.GlobalRanks != "" {
+				j.GlobalRanks = d.resolve([]string{j.GlobalRanks})[0]
+			}
+		},
 		"max_tunnel":      field("max_tunnel", &j.MaxTunnel),
 		"topic_feedback":  field("topic_feedback", &j.TopicFeedback),
 		"feedback_terms":  field("feedback_terms", &j.FeedbackTerms),

@@ -75,9 +75,15 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	var dupSim []float64
 	m.timed("text", func() { dupOf, dupSim = nearDuplicates(res, job.NearDuplicateThreshold) })
 	prev := r.previous(dir, log)
+	var global map[string]publish.Ranked
+	if job.GlobalRanks != "" {
+		if global, err = publish.ReadRanks(job.GlobalRanks); err != nil {
+			return nil, fail("publish", fmt.Errorf("global_ranks: %w", err))
+		}
+	}
 	m.record(res, g, ranks, prev)
 	err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks,
-		TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev, History: hist})
+		TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev, History: hist, Global: global})
 	if err != nil {
 		return nil, fail("publish", err)
 	}

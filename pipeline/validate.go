@@ -140,6 +140,13 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if _, set := d.lines["feedback_weight"]; set && !(j.FeedbackWeight > 0 && j.FeedbackWeight < 1) {
 		bad("feedback_weight", "%v must be in (0,1): the rest of a link's priority stays its strategy's", j.FeedbackWeight)
 	}
+	if j.GlobalRanks != "" {
+		if st, err := os.Stat(j.GlobalRanks); err != nil {
+			bad("global_ranks", "%v (make one with runner rank -dump DIR -out OUT: OUT/ranks/<e>.parquet)", err)
+		} else if !st.Mode().IsRegular() {
+			bad("global_ranks", "%s is not a file", j.GlobalRanks)
+		}
+	}
 	d.validateRevisit(j, bad)
 	if j.Keep < 0 {
 		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)

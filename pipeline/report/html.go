@@ -59,6 +59,14 @@ published {{.Manifest.Finished.Format "2006-01-02 15:04:05 UTC"}}, from {{.Manif
 {{end}}</table>
 {{end}}
 
+{{if .OverRepresented}}
+<h2>Central here, not in the whole wiki</h2>
+<p>Of the top pages here, those whose position in the whole wiki (the job's global_ranks) is furthest behind their position here.</p>
+<table class="top"><tr><th class="n">#</th><th>page</th><th class="n">whole-wiki #</th><th class="n">in-degree</th></tr>
+{{range .OverRepresented}}<tr><td class="n">{{.Position}}</td><td>{{short .Name}}</td><td class="n">{{.GlobalPosition}}</td><td class="n">{{.InDegree}}</td></tr>
+{{end}}</table>
+{{end}}
+
 <h2>Biggest movers since {{if .PreviousRun}}{{.PreviousRun}}{{else}}the previous complete run{{end}}</h2>
 {{if .Movers}}<table id="movers"><tr><th>page</th><th class="n">before</th><th class="n">now</th><th class="n">change</th><th class="n">places up</th></tr>
 {{range .Movers}}<tr><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Previous}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{printf "%+.5f" .Change}}</td><td class="n">{{.PlacesUp}}</td></tr>

@@ -38,7 +38,18 @@ type Data struct {
 	PreviousRun string
 	History     History
 	Outcomes    []Count // fetch outcomes, most pages first
+	// OverRepresented are the pages most central here and least in the
+	// whole wiki (with a job's global_ranks): of the top OverTop by local
+	// position, the highest global position over local position first.
+	OverRepresented []Page
 }
+
+// OverTop and Over bound the over-represented pages: found among the top
+// OverTop locally, Over of them shown.
+const (
+	OverTop = 100
+	Over    = 10
+)
 
 // Top is an epsilon's top pages.
 type Top struct {
@@ -46,12 +57,14 @@ type Top struct {
 	Pages   []Page
 }
 
-// Page is a ranked page with its degrees.
+// Page is a ranked page with its degrees, and its position in the whole
+// wiki (0: no global ranks).
 type Page struct {
 	Name             string
 	Position         int32
 	Rank             float64
 	InDegree, OutDeg int32
+	GlobalPosition   int32
 }
 
 // Mover is a page whose rank or position moved between two runs.
@@ -108,6 +121,7 @@ func Read(root, job, runID string) (*Data, error) {
 		return d, nil
 	}
 	eps := m.Ranks[len(m.Ranks)-1].Epsilon // the smallest: the most converged
+	d.OverRepresented = overRepresented(cur, eps)
 	// The complete runs before this one (run ids sort by time).
 	earlier := slices.DeleteFunc(slices.Clone(runs), func(r string) bool { return r >= runID })
 	if len(earlier) > 0 {
@@ -126,7 +140,7 @@ func top(run *publish.Previous, eps float64) Top {
 	t := Top{Epsilon: eps}
 	for _, name := range byPosition(run.Ranks[eps], TopPages) {
 		r := run.Ranks[eps][name]
-		t.Pages = append(t.Pages, Page{name, r.Position, r.Rank, run.InDegree[name], run.OutDegree[name]})
+		t.Pages = append(t.Pages, Page{name, r.Position, r.Rank, run.InDegree[name], run.OutDegree[name], r.GlobalPosition})
 	}
 	return t
 }
@@ -180,4 +194,19 @@ func history(root, job string, runs []string, eps float64, cur *publish.Previous
 		}
 	}
 	return h, nil
+}
+
+// overRepresented returns the pages of the local top OverTop whose global
+// position is furthest behind their local one.
+func overRepresented(run *publish.Previous, eps float64) []Page {
+	var out []Page
+	for _, name := range byPosition(run.Ranks[eps], OverTop) {
+		if r := run.Ranks[eps][name]; r.GlobalPosition > 0 {
+			out = append(out, Page{Name: name, Position: r.Position, Rank: r.Rank, GlobalPosition: r.GlobalPosition,
+				InDegree: run.InDegree[name], OutDeg: run.OutDegree[name]})
+		}
+	}
+	ratio := func(p Page) float64 { return float64(p.GlobalPosition) / float64(p.Position) }
+	slices.SortStableFunc(out, func(a, b Page) int { return cmp.Compare(ratio(b), ratio(a)) })
+	return out[:min(len(out), Over)]
 }

@@ -41,6 +41,9 @@ type Input struct {
 	// History is each page's change history from the crawl state, by key
 	// (nil: no state).
 	History map[string]PageHistory
+	// Global are whole-wiki ranks by page (a job's global_ranks; nil:
+	// none), set beside the job's own in its ranks tables.
+	Global map[string]Ranked
 
 	namesOnce sync.Once
 	names     []string // the graph's names made safe (names.Safe), by vertex id

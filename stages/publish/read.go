@@ -25,10 +25,13 @@ type Previous struct {
 	Ranks     map[float64]map[string]Ranked // epsilon -> page -> rank
 }
 
-// Ranked is a page's rank and position for one epsilon.
+// Ranked is a page's rank and position for one epsilon, and its global
+// rank and position (from a whole-wiki ranking; 0 when not given).
 type Ranked struct {
-	Rank     float64
-	Position int32
+	Rank           float64
+	Position       int32
+	GlobalRank     float64
+	GlobalPosition int32
 }
 
 // ReadPrevious reads the tables of the published run in dir.
@@ -52,7 +55,8 @@ func ReadPrevious(dir string) (*Previous, error) {
 	for eps, path := range rankFiles(dir) {
 		ranks := map[string]Ranked{}
 		if err := readTable(path, func(r row) {
-			ranks[r.mustStr("page")] = Ranked{r.float64("rank"), r.int32("position")}
+			ranks[r.mustStr("page")] = Ranked{Rank: r.float64("rank"), Position: r.int32("position"),
+				GlobalRank: r.optFloat64("global_rank"), GlobalPosition: r.optInt32("global_position")}
 		}); err != nil {
 			return nil, err
 		}
@@ -111,6 +115,22 @@ func (r row) micros(name string) (int64, bool) {
 	return int64(a.Value(r.i)), true
 }
 
+// optFloat64 and optInt32 read a nullable column that older tables lack
+// (0 when null or absent).
+func (r row) optFloat64(name string) float64 {
+	if a, ok := r.cols[name].(*array.Float64); ok && a.IsValid(r.i) {
+		return a.Value(r.i)
+	}
+	return 0
+}
+
+func (r row) optInt32(name string) int32 {
+	if a, ok := r.cols[name].(*array.Int32); ok && a.IsValid(r.i) {
+		return a.Value(r.i)
+	}
+	return 0
+}
+
 func (r row) mustStr(name string) string  { s, _ := r.str(name); return s }
 func (r row) int32(name string) int32     { return r.cols[name].(*array.Int32).Value(r.i) }
 func (r row) float64(name string) float64 { return r.cols[name].(*array.Float64).Value(r.i) }
@@ -146,4 +166,17 @@ func readTable(path string, f func(row)) (err error) {
 		}
 	}
 	return nil
+}
+
+// ReadRanks reads a ranks table (ranks/<e>.parquet, as rank -dump -out
+// writes one for a whole wiki) into each page's rank and position.
+func ReadRanks(path string) (map[string]Ranked, error) {
+	out := map[string]Ranked{}
+	err := readTable(path, func(r row) {
+		out[r.mustStr("page")] = Ranked{Rank: r.float64("rank"), Position: r.int32("position")}
+	})
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("%s: no ranks", path)
+	}
+	return out, err
 }

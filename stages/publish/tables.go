@@ -154,6 +154,12 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 		field("position", tInt32, false),
 		field("iterations", tInt32, false),
 		field("residual", tFloat64, false),
+		field("global_rank", tFloat64, true),
+		field("global_position", tInt32, true),
+	}
+	var names []string
+	if in.Global != nil {
+		names = in.safeNames()
 	}
 	return tableSpec{fields, func(t *table) {
 		constant(t, 2, r.Epsilon)
@@ -165,6 +171,13 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 			t.i32(4).Append(int32(v))
 			t.f64(5).Append(r.Ranks[v])
 			t.i32(6).Append(int32(pos + 1))
+			if g, ok := in.Global[pick(names, v)]; ok {
+				t.f64(9).Append(g.Rank)
+				t.i32(10).Append(g.Position)
+			} else {
+				t.f64(9).AppendNull()
+				t.i32(10).AppendNull()
+			}
 			t.endRow()
 		}
 	}}
@@ -200,4 +213,12 @@ func appendHistory(t *table, first int, hist map[string]PageHistory, p crawl.Pag
 	} else {
 		t.ts(first + 6).AppendNull()
 	}
+}
+
+// pick returns names[v], or "" without names.
+func pick(names []string, v uint32) string {
+	if names == nil {
+		return ""
+	}
+	return names[v]
 }

@@ -129,22 +129,14 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 	var st Stats
 	pages := map[int64]page{}     // namespace-0 pages by id
 	byTitle := map[string]int64{} // and by title
+	var n [3]int64
 	err := each(ctx, f.Page, "page", []string{"page_id", "page_namespace", "page_title", "page_is_redirect"}, func(row []Value, c []int) error {
-		ns, err := row[c[1]].Int()
-		if err != nil || ns != 0 {
-			return err
-		}
-		id, err := row[c[0]].Int()
-		if err != nil {
-			return err
-		}
-		red, err := row[c[3]].Int()
-		if err != nil {
+		if err := ints(n[:], row, c[0], c[1], c[3]); err != nil || n[1] != 0 {
 			return err
 		}
 		title := string(row[c[2]].Bytes)
-		pages[id] = page{title, red != 0}
-		byTitle[title] = id
+		pages[n[0]] = page{title, n[2] != 0}
+		byTitle[title] = n[0]
 		return nil
 	})
 	if err != nil {
@@ -225,15 +217,12 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 func redirects(ctx context.Context, path string, pages map[int64]page, byTitle map[string]int64, vertex map[int64]uint32, st *Stats) (map[int64]uint32, error) {
 	next := map[int64]int64{} // redirect page -> the page it names
 	if path != "" {
+		var n [2]int64
 		err := each(ctx, path, "redirect", []string{"rd_from", "rd_namespace", "rd_title"}, func(row []Value, c []int) error {
-			from, err := row[c[0]].Int()
-			if err != nil {
+			if err := ints(n[:], row, c[0], c[1]); err != nil {
 				return err
 			}
-			ns, err := row[c[1]].Int()
-			if err != nil {
-				return err
-			}
+			from, ns := n[0], n[1]
 			if p, ok := pages[from]; !ok || !p.redirect || ns != 0 {
 				return nil
 			}
@@ -283,16 +272,12 @@ func links(ctx context.Context, f Files, link func(from, ns int64, title []byte)
 		return err
 	}
 	if t.Column("pl_target_id") < 0 {
+		var n [2]int64
 		return each(ctx, f.PageLinks, "pagelinks", []string{"pl_from", "pl_namespace", "pl_title"}, func(row []Value, c []int) error {
-			from, err := row[c[0]].Int()
-			if err != nil {
+			if err := ints(n[:], row, c[0], c[1]); err != nil {
 				return err
 			}
-			ns, err := row[c[1]].Int()
-			if err != nil {
-				return err
-			}
-			link(from, ns, row[c[2]].Bytes)
+			link(n[0], n[1], row[c[2]].Bytes)
 			return nil
 		})
 	}
@@ -304,15 +289,12 @@ func links(ctx context.Context, f Files, link func(from, ns int64, title []byte)
 		title string
 	}
 	targets := map[int64]target{}
+	var n [2]int64
 	err = each(ctx, f.LinkTarget, "linktarget", []string{"lt_id", "lt_namespace", "lt_title"}, func(row []Value, c []int) error {
-		id, err := row[c[0]].Int()
-		if err != nil {
+		if err := ints(n[:], row, c[0], c[1]); err != nil {
 			return err
 		}
-		ns, err := row[c[1]].Int()
-		if err != nil {
-			return err
-		}
+		id, ns := n[0], n[1]
 		if ns == 0 {
 			targets[id] = target{0, string(row[c[2]].Bytes)}
 		} else {
@@ -324,14 +306,10 @@ func links(ctx context.Context, f Files, link func(from, ns int64, title []byte)
 		return err
 	}
 	return each(ctx, f.PageLinks, "pagelinks", []string{"pl_from", "pl_target_id"}, func(row []Value, c []int) error {
-		from, err := row[c[0]].Int()
-		if err != nil {
+		if err := ints(n[:], row, c[0], c[1]); err != nil {
 			return err
 		}
-		id, err := row[c[1]].Int()
-		if err != nil {
-			return err
-		}
+		from, id := n[0], n[1]
 		tg, ok := targets[id]
 		if !ok {
 			link(from, -1, nil) // a target id the linktarget table lacks
@@ -340,4 +318,16 @@ func links(ctx context.Context, f Files, link func(from, ns int64, title []byte)
 		link(from, tg.ns, []byte(tg.title))
 		return nil
 	})
+}
+
+// ints reads the integer fields at cols of a row into dst.
+func ints(dst []int64, row []Value, cols ...int) error {
+	for i, c := range cols {
+		v, err := row[c].Int()
+		if err != nil {
+			return err
+		}
+		dst[i] = v
+	}
+	return nil
 }

@@ -224,18 +224,8 @@ func Allocate(rates []float64, budget float64) []float64 {
 		}
 		return s
 	}
-	lo, hi := 1e-12, 1e12 // μ: the sum falls as μ grows
-	for range 200 {
-		mid := math.Sqrt(lo * hi)
-		if sum(mid) > budget {
-			lo = mid
-		} else {
-			hi = mid
-		}
-		if hi/lo < 1+1e-9 {
-			break
-		}
-	}
+	// μ: the sum falls as μ grows.
+	_, hi := bisectLog(1e-12, 1e12, 1e-9, func(mu float64) bool { return sum(mu) > budget })
 	sum(hi)
 	return f
 }

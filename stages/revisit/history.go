@@ -178,16 +178,23 @@ func (h *History) Rate() float64 {
 	for lhs(hi) > rhs {
 		hi *= 2
 	}
-	for range 100 {
+	lo, hi = bisectLog(lo, hi, 1e-12, func(l float64) bool { return lhs(l) > rhs })
+	return math.Sqrt(lo * hi)
+}
+
+// bisectLog narrows [lo, hi] on a log scale, to a ratio of 1+tol, around
+// where below turns from true (at lo) to false (at hi).
+func bisectLog(lo, hi, tol float64, below func(float64) bool) (float64, float64) {
+	for range 200 {
 		mid := math.Sqrt(lo * hi)
-		if lhs(mid) > rhs {
+		if below(mid) {
 			lo = mid
 		} else {
 			hi = mid
 		}
-		if hi/lo < 1+1e-12 {
+		if hi/lo < 1+tol {
 			break
 		}
 	}
-	return math.Sqrt(lo * hi)
+	return lo, hi
 }

@@ -181,6 +181,9 @@ func TestGeneratedDump(t *testing.T) {
 			t.Fatalf("the edge list has %d vertices, the dump %d", fromList.NumVertices(), got.NumVertices())
 		}
 		for v, r := range r1[0].Ranks {
+			if got.InDegree(uint32(v))+got.OutDegree(uint32(v)) == 0 {
+				continue // an isolated vertex: an edge list counts it but cannot name it
+			}
 			// Equal but for the last bit: an edge list numbers vertices by
 			// first mention, which orders each sum differently.
 			if name := got.Name(uint32(v)); math.Abs(byName[name]-r) > 1e-15 {

@@ -1,4 +1,4 @@
-// Package memcheck lets tests hold the memory figures README.md gives users
+// Package memcheck lets tests hold the memory figures docs/performance.md gives users
 // to what the code really keeps.
 package memcheck
 

@@ -11,7 +11,7 @@ import (
 )
 
 // TestMemoryAt10MEdges builds a graph of 1 M vertices and 10 M edges and
-// checks the memory it keeps against the figures README.md gives users:
+// checks the memory it keeps against the figures docs/performance.md gives users:
 // 16 bytes per vertex plus its name, 8 bytes per edge.
 func TestMemoryAt10MEdges(t *testing.T) {
 	if testing.Short() {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestPageRankMemoryAt10MEdges checks the working set PageRank keeps on
-// 1 M vertices and 10 M edges against README.md's figure: 32 bytes per
+// 1 M vertices and 10 M edges against docs/performance.md's figure: 32 bytes per
 // vertex, 4 per edge and 1 MiB per core in use, before the results.
 func TestPageRankMemoryAt10MEdges(t *testing.T) {
 	if testing.Short() {

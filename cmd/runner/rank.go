@@ -29,6 +29,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	top := fs.Int("top", 10, "length of the top lists")
 	format := fs.String("format", "text", "output format: text or json")
 	out := fs.String("out", "", "also write degrees, edges and ranks as Parquet into this directory")
+	edgeList := fs.String("edge-list", "plain", "with -out: the edge list as graph.txt (plain), graph.txt.gz (gzip, read by rank and by DuckDB's read_csv) or none")
 	lenient := fs.Bool("lenient", false, "accept vertices beyond the header's count")
 	noHeader := fs.Bool("no-header", false, "the file has no vertex-count line (SNAP, Wikispeedia)")
 	if err := parse(fs, args); err != nil {
@@ -42,6 +43,8 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"-graph FILE (or -dump DIR) is required"}
 	case !(*beta > 0 && *beta < 1):
 		return usageError{fmt.Sprintf("-beta %v: must be in (0,1)", *beta)}
+	case *edgeList != "plain" && *edgeList != "gzip" && *edgeList != "none":
+		return usageError{fmt.Sprintf("-edge-list %q: want plain, gzip or none", *edgeList)}
 	case *top < 1:
 		return usageError{fmt.Sprintf("-top %d: must be at least 1", *top)}
 	case *format != "text" && *format != "json":
@@ -58,6 +61,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		NoHeader: *noHeader,
 		Progress: func(done, total int64) { rep.Work(task, done, total) },
 	}
+	mode := map[string]publish.EdgeListMode{"plain": publish.EdgeListPlain, "gzip": publish.EdgeListGzip, "none": publish.EdgeListNone}[*edgeList]
 	start := time.Now()
 	var g *graph.Graph
 	var st graph.ReadStats
@@ -100,7 +104,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	if *out != "" {
-		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results}
+		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results, EdgeList: mode}
 		log.Info("writing outputs", "dir", *out)
 		start = time.Now()
 		files, err := publish.Write(*out, in)

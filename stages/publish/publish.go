@@ -4,6 +4,7 @@
 package publish
 
 import (
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -41,6 +42,10 @@ type Input struct {
 	// History is each page's change history from the crawl state, by key
 	// (nil: no state).
 	History map[string]PageHistory
+	// EdgeList says how graph.txt is written: plain (the default), gzip
+	// (graph.txt.gz, which rank -graph and DuckDB's read_csv read as
+	// they are) or not at all.
+	EdgeList EdgeListMode
 	// Global are whole-wiki ranks by page (a job's global_ranks; nil:
 	// none), set beside the job's own in its ranks tables.
 	Global map[string]Ranked
@@ -94,9 +99,21 @@ func Write(dir string, in *Input) ([]File, error) {
 		path  string
 		write func(io.Writer) (int64, error) // returns the rows written
 	}
-	outputs := []output{{"graph.txt", func(w io.Writer) (int64, error) {
-		return int64(in.Graph.NumEdges()), graph.WriteEdgeList(w, in.Graph)
-	}}}
+	var outputs []output
+	switch in.EdgeList {
+	case EdgeListPlain:
+		outputs = append(outputs, output{"graph.txt", func(w io.Writer) (int64, error) {
+			return int64(in.Graph.NumEdges()), graph.WriteEdgeList(w, in.Graph)
+		}})
+	case EdgeListGzip:
+		outputs = append(outputs, output{"graph.txt.gz", func(w io.Writer) (int64, error) {
+			zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+			if err := graph.WriteEdgeList(zw, in.Graph); err != nil {
+				return 0, err
+			}
+			return int64(in.Graph.NumEdges()), zw.Close()
+		}})
+	}
 	addTable := func(path string, spec tableSpec) {
 		outputs = append(outputs, output{path, func(w io.Writer) (int64, error) { return writeTable(w, in, spec) }})
 	}
@@ -205,3 +222,12 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+// EdgeListMode is how a run's edge list is published.
+type EdgeListMode int
+
+const (
+	EdgeListPlain EdgeListMode = iota // graph.txt
+	EdgeListGzip                      // graph.txt.gz
+	EdgeListNone                      // no edge list: edges.parquet holds the edges
+)

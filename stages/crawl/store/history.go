@@ -65,14 +65,15 @@ func (s *Store) observe(key, hash, structure string, relevance float64, lastModi
 }
 
 // Histories returns the change history of every page the state holds, in
-// the order they were first stored.
+// the order they were first stored. A page stored before histories were
+// kept counts as seen once, at tick 0: the oldest, so it is planned.
 func (s *Store) Histories() ([]revisit.History, error) {
 	if err := s.sync(); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rows, err := s.db.Query(`SELECT key, history FROM pages WHERE history != '' ORDER BY rowid`)
+	rows, err := s.db.Query(`SELECT key, history FROM pages ORDER BY rowid`)
 	if err != nil {
 		return nil, err
 	}
@@ -83,9 +84,11 @@ func (s *Store) Histories() ([]revisit.History, error) {
 		if err := rows.Scan(&key, &raw); err != nil {
 			return nil, err
 		}
-		var h revisit.History
-		if err := json.Unmarshal([]byte(raw), &h); err != nil {
-			return nil, err
+		h := revisit.New(key, 0, 0)
+		if raw != "" {
+			if err := json.Unmarshal([]byte(raw), &h); err != nil {
+				return nil, err
+			}
 		}
 		h.Key = key
 		out = append(out, h)

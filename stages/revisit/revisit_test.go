@@ -1,6 +1,7 @@
 package revisit
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -76,7 +77,7 @@ func TestObserve(t *testing.T) {
 	h.Observe(3, false, false, 0.5)
 	h.Observe(4, true, false, 0.5)
 	if h.Visits != 4 || h.Textual != 2 || h.Structural != 1 || h.LastVisit != 4 || h.LastChange != 4 ||
-		h.Unchanged != 2 || !maps(h.Changed, Intervals{1: 2}) || h.Relevance != 0.5 {
+		h.Unchanged != 2 || !maps.Equal(h.Changed, Intervals{1: 2}) || h.Relevance != 0.5 {
 		t.Fatalf("history %+v", h)
 	}
 	// Intervals: 1 -> 0.8, bounded at 1 (changed) -> 1.4 (not) -> 1.12.
@@ -85,24 +86,12 @@ func TestObserve(t *testing.T) {
 	}
 	b, err := h.Changed.MarshalText()
 	var back Intervals
-	if err != nil || back.UnmarshalText(b) != nil || !maps(back, h.Changed) {
+	if err != nil || back.UnmarshalText(b) != nil || !maps.Equal(back, h.Changed) {
 		t.Errorf("intervals %s do not round-trip: %v", b, err)
 	}
 	if back.UnmarshalText([]byte(`[[0,1]]`)) == nil {
 		t.Error("an interval of 0 ticks was accepted")
 	}
-}
-
-func maps(a, b Intervals) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestAdaptiveInterval(t *testing.T) {

@@ -163,7 +163,6 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 	}
 	// A link's target is found by one lookup of its title: an article's
 	// vertex, a resolved redirect's target, or unresolved.
-	const unresolved = ^uint32(0)
 	byTitle2 := make(map[string]uint32, len(byTitle))
 	for title, id := range byTitle {
 		switch v, ok := vertex[id]; {
@@ -181,20 +180,29 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 	if b.NumVertices() >= 1<<31 {
 		return nil, st, fmt.Errorf("%s: %d articles: more than this reader numbers", f.Page, b.NumVertices())
 	}
+	// code is a link target's code: its vertex (marked if through a
+	// redirect), unresolved, or another namespace.
+	code := func(ns int64, title []byte) uint32 {
+		if ns != 0 {
+			return otherNamespace
+		}
+		if v, ok := byTitle2[string(title)]; ok {
+			return v
+		}
+		return unresolved
+	}
 	lastFrom, lastU, lastOK := int64(-1), uint32(0), false
-	err = links(ctx, f, func(from int64, ns int64, title []byte) {
+	err = links(ctx, f, code, func(from int64, v uint32) {
 		st.Links++
 		if from != lastFrom { // pagelinks comes sorted by pl_from
 			lastFrom = from
 			lastU, lastOK = vertex[from]
 		}
-		if !lastOK || ns != 0 {
+		switch {
+		case !lastOK || v == otherNamespace:
 			st.NotArticle++
 			return
-		}
-		v, ok := byTitle2[string(title)]
-		switch {
-		case !ok || v == unresolved:
+		case v == unresolved:
 			st.Missing++
 			return
 		case v&(1<<31) != 0:
@@ -259,9 +267,17 @@ func redirects(ctx context.Context, path string, pages map[int64]page, byTitle m
 	return out, nil
 }
 
-// links calls f for every pagelinks row with its source page id and its
-// target's namespace and title, from either schema.
-func links(ctx context.Context, f Files, link func(from, ns int64, title []byte)) error {
+// Target codes besides vertices (which are below 1<<31, marked with 1<<31
+// when reached through a redirect).
+const (
+	unresolved     = ^uint32(0)     // a title no page has, or a redirect with no target
+	otherNamespace = ^uint32(0) - 1 // not an article
+)
+
+// links calls link for every pagelinks row with its source page id and
+// its target's code, from either schema. With the 2024 schema each
+// linktarget row is coded once, and a link costs an integer lookup.
+func links(ctx context.Context, f Files, code func(ns int64, title []byte) uint32, link func(from int64, target uint32)) error {
 	r, done, err := open(f.PageLinks)
 	if err != nil {
 		return err
@@ -277,47 +293,78 @@ func links(ctx context.Context, f Files, link func(from, ns int64, title []byte)
 			if err := ints(n[:], row, c[0], c[1]); err != nil {
 				return err
 			}
-			link(n[0], n[1], row[c[2]].Bytes)
+			link(n[0], code(n[1], row[c[2]].Bytes))
 			return nil
 		})
 	}
 	if f.LinkTarget == "" {
 		return fmt.Errorf("%s: pagelinks by pl_target_id (the 2024 schema) needs the wiki's *-linktarget.sql.gz beside it", f.PageLinks)
 	}
-	type target struct {
-		ns    int64
-		title string
-	}
-	targets := map[int64]target{}
+	var ids []int64
+	var codes []uint32
 	var n [2]int64
 	err = each(ctx, f.LinkTarget, "linktarget", []string{"lt_id", "lt_namespace", "lt_title"}, func(row []Value, c []int) error {
 		if err := ints(n[:], row, c[0], c[1]); err != nil {
 			return err
 		}
-		id, ns := n[0], n[1]
-		if ns == 0 {
-			targets[id] = target{0, string(row[c[2]].Bytes)}
-		} else {
-			targets[id] = target{ns, ""}
-		}
+		ids, codes = append(ids, n[0]), append(codes, code(n[1], row[c[2]].Bytes))
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	targets := newIDIndex(ids, codes)
+	ids, codes = nil, nil
 	return each(ctx, f.PageLinks, "pagelinks", []string{"pl_from", "pl_target_id"}, func(row []Value, c []int) error {
 		if err := ints(n[:], row, c[0], c[1]); err != nil {
 			return err
 		}
-		from, id := n[0], n[1]
-		tg, ok := targets[id]
+		t, ok := targets.get(n[1])
 		if !ok {
-			link(from, -1, nil) // a target id the linktarget table lacks
-			return nil
+			t = unresolved // a target id the linktarget table lacks
 		}
-		link(from, tg.ns, []byte(tg.title))
+		link(n[0], t)
 		return nil
 	})
+}
+
+// idIndex finds a value by an integer id: a slice indexed by id when the
+// ids are dense (as auto-increment ids are: a link costs one load, where a
+// hash map of millions costs a probe of cache-missing groups), else a map.
+type idIndex struct {
+	base  int64
+	dense []uint32 // value+1 by id-base; 0: none (unresolved, ^0, wraps to 0: read as absent, which means the same)
+	m     map[int64]uint32
+}
+
+func newIDIndex(ids []int64, vals []uint32) idIndex {
+	if len(ids) == 0 {
+		return idIndex{m: map[int64]uint32{}}
+	}
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	if hi-lo < 4*int64(len(ids))+1024 {
+		x := idIndex{base: lo, dense: make([]uint32, hi-lo+1)}
+		for i, id := range ids {
+			x.dense[id-lo] = vals[i] + 1
+		}
+		return x
+	}
+	x := idIndex{m: make(map[int64]uint32, len(ids))}
+	for i, id := range ids {
+		x.m[id] = vals[i]
+	}
+	return x
+}
+
+func (x idIndex) get(id int64) (uint32, bool) {
+	if x.dense == nil {
+		v, ok := x.m[id]
+		return v, ok
+	}
+	if i := id - x.base; i >= 0 && i < int64(len(x.dense)) && x.dense[i] != 0 {
+		return x.dense[i] - 1, true
+	}
+	return 0, false
 }
 
 // ints reads the integer fields at cols of a row into dst.

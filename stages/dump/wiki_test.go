@@ -195,3 +195,22 @@ func TestGeneratedDump(t *testing.T) {
 		}
 	}
 }
+
+func TestIDIndex(t *testing.T) {
+	for _, ids := range [][]int64{{5, 6, 9, 7}, {5, 1 << 40, 9, -3}} {
+		x := newIDIndex(ids, []uint32{10, 20, 30, otherNamespace})
+		for i, id := range ids {
+			if v, ok := x.get(id); !ok || v != []uint32{10, 20, 30, otherNamespace}[i] {
+				t.Errorf("ids %v: get(%d) = %d, %v", ids, id, v, ok)
+			}
+		}
+		for _, id := range []int64{8, 4, 1 << 41} {
+			if _, ok := x.get(id); ok {
+				t.Errorf("ids %v: get(%d) found", ids, id)
+			}
+		}
+		if dense := x.dense != nil; dense != (ids[1] == 6) {
+			t.Errorf("ids %v: dense %v", ids, dense)
+		}
+	}
+}

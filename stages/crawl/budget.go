@@ -33,7 +33,7 @@ func (b *Budget) Take() bool {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.limit > 0 && b.used >= b.limit-b.reserve || !b.deadline.IsZero() && !b.now().Before(b.deadline) {
+	if b.exhausted() {
 		return false
 	}
 	b.used++
@@ -61,5 +61,11 @@ func (b *Budget) keepBack(n int) {
 func (b *Budget) spent() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.exhausted()
+}
+
+// exhausted reports whether the limit (less what is kept back) or the
+// deadline is reached; b.mu is held.
+func (b *Budget) exhausted() bool {
 	return b.limit > 0 && b.used >= b.limit-b.reserve || !b.deadline.IsZero() && !b.now().Before(b.deadline)
 }

@@ -37,17 +37,20 @@ func pageTerms(v text.Vector) []TermShare {
 		terms = append(terms, TermShare{t, n})
 		total += n
 	}
-	slices.SortFunc(terms, func(a, b TermShare) int {
-		if c := cmp.Compare(b.Share, a.Share); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Term, b.Term)
-	})
+	slices.SortFunc(terms, byShare)
 	terms = terms[:min(len(terms), pageTopTerms)]
 	for i := range terms {
 		terms[i].Share /= total
 	}
 	return terms
+}
+
+// byShare orders terms by share, the largest first, then by term.
+func byShare(a, b TermShare) int {
+	if c := cmp.Compare(b.Share, a.Share); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Term, b.Term)
 }
 
 // TermShare is a term and its share of a page's terms.
@@ -94,12 +97,7 @@ func (f *feedback) judged(terms []TermShare) {
 	for t, s := range f.sum {
 		all = append(all, TermShare{t, s})
 	}
-	slices.SortFunc(all, func(a, b TermShare) int {
-		if c := cmp.Compare(b.Share, a.Share); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Term, b.Term)
-	})
+	slices.SortFunc(all, byShare)
 	all = all[:min(len(all), f.terms)]
 	f.weights, f.norm, f.Added = map[uint32]float64{}, 0, f.Added[:0]
 	for _, t := range all {

@@ -49,9 +49,9 @@ type Document struct {
 	Canonical string // key of <link rel="canonical">, "" if none
 	Title     string // text of <title>
 	Links     []Link // distinct article links in document order
-	// Features are, for the learned strategy, each link's hashed
-	// features: its anchor's terms, the terms around it, its title's
-	// (learn.go); nil for other strategies.
+	// Features are, for the learned strategy and relevance feedback, each
+	// link's hashed features: its anchor's terms, the terms around it, its
+	// title's (learn.go); nil otherwise.
 	Features [][]uint32 `json:",omitempty"`
 	// Terms are the page's most frequent terms, for relevance feedback.
 	Terms []TermShare `json:",omitempty"`

@@ -161,7 +161,7 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 		old, replay, have = c.cfg.State.Load(key, c.digest)
 		switch {
 		case replay:
-			return c.replayed(old)
+			return replayed(old)
 		case have && c.cfg.Revisit != nil: // not planned, or the plan's budget ran out first
 			return carry(old)
 		case !have && c.noNew:
@@ -176,9 +176,16 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 }
 
 // replayed is a page the interrupted run this one resumes fetched.
-func (c *crawler) replayed(old Stored) fetched {
+func replayed(old Stored) fetched {
+	f := storedCopy(old)
+	f.at, f.replayed = time.Now().UTC(), true
+	return f
+}
+
+// storedCopy is the state's copy of a page as this run's page.
+func storedCopy(old Stored) fetched {
 	return fetched{resp: Response{Status: http.StatusOK}, doc: old.Doc, hash: old.Hash, bytes: old.Bytes,
-		at: time.Now().UTC(), replayed: true, known: true, lastModified: old.LastModified}
+		known: true, lastModified: old.LastModified}
 }
 
 // request fetches key (conditionally, if the state has it) and parses and
@@ -353,8 +360,9 @@ func (c *crawler) report() {
 	})
 }
 
-// featuresOf returns the learned strategy's features of the document's
-// i-th link (nil if it has none: another strategy's stored copy).
+// featuresOf returns the hashed features of the document's i-th link
+// (nil if it has none: extracted without the learned strategy or
+// feedback).
 func featuresOf(doc Document, i int) []uint32 {
 	if i < len(doc.Features) {
 		return doc.Features[i]

@@ -3,7 +3,6 @@ package crawl
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -77,9 +76,10 @@ func (c *crawler) refetch(ctx context.Context, from int) int {
 		wg.Add(1)
 		go func(key string) {
 			defer func() { <-sem; wg.Done() }()
-			old, replay, have := c.cfg.State.Load(key, c.digest)
-			f := c.replayed(old)
-			if !replay {
+			var f fetched
+			if old, replay, have := c.cfg.State.Load(key, c.digest); replay {
+				f = replayed(old)
+			} else {
 				f = c.request(ctx, key, old, have)
 			}
 			if f.resp.Class != ClassBudget {
@@ -91,10 +91,12 @@ func (c *crawler) refetch(ctx context.Context, from int) int {
 	return i
 }
 
-// carry returns a known page's stored copy as this run's page.
+// carry returns a known page's stored copy as this run's page, with the
+// time it was fetched.
 func carry(old Stored) fetched {
-	return fetched{resp: Response{Status: http.StatusOK}, doc: old.Doc, hash: old.Hash, bytes: old.Bytes,
-		at: old.FetchedAt, carried: true, known: true, lastModified: old.LastModified}
+	f := storedCopy(old)
+	f.at, f.carried = old.FetchedAt, true
+	return f
 }
 
 // again returns a crawler that assembles the graph once more from what

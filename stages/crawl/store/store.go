@@ -80,7 +80,7 @@ type Store struct {
 	// Statements are prepared once: preparing on every call was most of
 	// a re-crawl's SQLite time.
 	load, save, touch, missing, saveMissing, found, counters *sql.Stmt
-	history, saveHistory, requests, serverNow                *sql.Stmt
+	history, requests, serverNow                             *sql.Stmt
 
 	// Writes are batched in one transaction, committed every batchWrites
 	// writes and when the run finishes; every use of the one connection
@@ -157,11 +157,10 @@ func (s *Store) prepare() error {
 	}{
 		{&s.load, `SELECT run_id, fetched_at, etag, last_modified, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`},
 		{&s.history, `SELECT content_hash, structure, history FROM pages WHERE key = ?`},
-		{&s.saveHistory, `UPDATE pages SET history = ? WHERE key = ?`},
 		{&s.requests, `UPDATE runs SET requests = ? WHERE run_id = ?`},
 		{&s.serverNow, `UPDATE runs SET server_now = max(server_now, ?) WHERE run_id = ?`},
 		{&s.save, saveSQL},
-		{&s.touch, `UPDATE pages SET run_id = ?, fetched_at = ?, fetches = fetches + 1 WHERE key = ?`},
+		{&s.touch, `UPDATE pages SET run_id = ?, fetched_at = ?, fetches = fetches + 1, history = ? WHERE key = ?`},
 		{&s.missing, `SELECT status, fetched_at FROM missing WHERE key = ?`},
 		{&s.saveMissing, `INSERT INTO missing (key, status, fetched_at) VALUES (?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET status = excluded.status, fetched_at = excluded.fetched_at`},
@@ -298,19 +297,17 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 	if err != nil {
 		return err
 	}
-	if err := s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
-		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc)); err != nil {
-		return err
-	}
-	return s.write(s.saveHistory, h, key)
+	return s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
+		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc), h)
 }
 
 const saveSQL = `
-INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc, history)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET
 	run_id = excluded.run_id, fetched_at = excluded.fetched_at, digest = excluded.digest,
 	etag = excluded.etag, last_modified = excluded.last_modified, bytes = excluded.bytes, doc = excluded.doc,
+	history = excluded.history,
 	fetches = fetches + 1,
 	content_changes = content_changes + (content_hash != excluded.content_hash),
 	structure_changes = structure_changes + (structure != excluded.structure),
@@ -323,10 +320,7 @@ func (s *Store) Touch(key, lastModified string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), key); err != nil {
-		return err
-	}
-	return s.write(s.saveHistory, h, key)
+	return s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), h, key)
 }
 
 // Requests implements crawl.State: the run has spent n requests so far,

@@ -53,11 +53,8 @@ func ReadPrevious(dir string) (*Previous, error) {
 		return nil, err
 	}
 	for eps, path := range rankFiles(dir) {
-		ranks := map[string]Ranked{}
-		if err := readTable(path, func(r row) {
-			ranks[r.mustStr("page")] = Ranked{Rank: r.float64("rank"), Position: r.int32("position"),
-				GlobalRank: r.optFloat64("global_rank"), GlobalPosition: r.optInt32("global_position")}
-		}); err != nil {
+		ranks, err := readRanks(path)
+		if err != nil {
 			return nil, err
 		}
 		p.Ranks[eps] = ranks
@@ -171,12 +168,20 @@ func readTable(path string, f func(row)) (err error) {
 // ReadRanks reads a ranks table (ranks/<e>.parquet, as rank -dump -out
 // writes one for a whole wiki) into each page's rank and position.
 func ReadRanks(path string) (map[string]Ranked, error) {
-	out := map[string]Ranked{}
-	err := readTable(path, func(r row) {
-		out[r.mustStr("page")] = Ranked{Rank: r.float64("rank"), Position: r.int32("position")}
-	})
+	out, err := readRanks(path)
 	if err == nil && len(out) == 0 {
 		err = fmt.Errorf("%s: no ranks", path)
 	}
+	return out, err
+}
+
+// readRanks reads a ranks table by page, global ranks included where the
+// table has them.
+func readRanks(path string) (map[string]Ranked, error) {
+	out := map[string]Ranked{}
+	err := readTable(path, func(r row) {
+		out[r.mustStr("page")] = Ranked{Rank: r.float64("rank"), Position: r.int32("position"),
+			GlobalRank: r.optFloat64("global_rank"), GlobalPosition: r.optInt32("global_position")}
+	})
 	return out, err
 }

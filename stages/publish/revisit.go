@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/revisit"
 )
 
@@ -15,7 +16,7 @@ import (
 func ReadNight(dir string) (night revisit.Night, whole bool, err error) {
 	whole = true
 	err = readTable(filepath.Join(dir, "pages.parquet"), func(r row) {
-		if reason, ok := r.str("revisit"); ok && reason != "all" && reason != "new" {
+		if reason, ok := r.str("revisit"); ok && reason != crawl.ReasonAll && reason != crawl.ReasonNew {
 			whole = false
 		}
 		hash, ok := r.str("content_hash")

@@ -31,18 +31,6 @@ func nextInterval(iv float64, changed bool) float64 {
 // fell due, as StormCrawler's frontier orders by next fetch date. Pages
 // not due are not revisited, whatever the budget.
 func adaptive(pages []History, now int) []Choice {
-	due := make([]History, 0, len(pages))
-	index := make([]int, 0, len(pages))
-	for i := range pages {
-		if h := &pages[i]; float64(now-h.LastVisit) >= max(h.Interval, MinInterval) {
-			due, index = append(due, *h), append(index, i)
-		}
-	}
-	out := byKey(due, ReasonDue, func(h *History) float64 {
-		return float64(h.LastVisit) + max(h.Interval, MinInterval)
-	})
-	for i := range out {
-		out[i].Index = index[out[i].Index]
-	}
-	return out
+	dueAt := func(h *History) float64 { return float64(h.LastVisit) + max(h.Interval, MinInterval) }
+	return byKey(pages, ReasonDue, func(h *History) bool { return float64(now) >= dueAt(h) }, dueAt)
 }

@@ -60,6 +60,7 @@ func Replay(nights []Night, policy Policy, budget func(pages int) int, newShare 
 		r.nights[m] = make(map[string]Snapshot, len(night))
 		for _, s := range night {
 			r.nights[m][s.Key] = s
+			r.server[m] = max(r.server[m], s.Modified)
 		}
 	}
 	for _, s := range nights[0] {
@@ -121,11 +122,9 @@ func (r *replayer) night(nights []Night, n int, policy Policy, budget int, newSh
 	if policy == All {
 		slots = len(known)
 	}
-	clock := map[int]float64{} // the server's clock as known before tonight
+	clock := make(map[int]float64, n) // the server's clock as known before tonight
 	for m := range n {
-		for _, s := range nights[m] {
-			clock[m] = max(clock[m], s.Modified)
-		}
+		clock[m] = r.server[m]
 	}
 	refetched := map[int]bool{}
 	for _, c := range PlanWith(policy, cands, n, slots, NewServerClock(clock)) {

@@ -107,7 +107,7 @@ func PlanWith(policy Policy, pages []History, now, budget int, clock *ServerCloc
 	var out []Choice
 	switch policy {
 	case Oldest:
-		out = byKey(pages, ReasonOldest, func(h *History) float64 { return float64(h.LastVisit) })
+		out = byKey(pages, ReasonOldest, func(*History) bool { return true }, func(h *History) float64 { return float64(h.LastVisit) })
 	case Dynamicity:
 		out = dynamicity(pages)
 	case Adaptive:
@@ -121,12 +121,15 @@ func PlanWith(policy Policy, pages []History, now, budget int, clock *ServerCloc
 	return out
 }
 
-// byKey returns every page, by key ascending (ties: given order).
-func byKey(pages []History, reason string, key func(*History) float64) []Choice {
-	idx := make([]int, len(pages))
+// byKey returns the pages that pass keep, by key ascending (ties: given
+// order).
+func byKey(pages []History, reason string, keep func(*History) bool, key func(*History) float64) []Choice {
+	var idx []int
 	keys := make([]float64, len(pages))
 	for i := range pages {
-		idx[i], keys[i] = i, key(&pages[i])
+		if keep(&pages[i]) {
+			idx, keys[i] = append(idx, i), key(&pages[i])
+		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
 		switch {

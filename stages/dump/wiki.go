@@ -83,19 +83,35 @@ func open(path string) (io.Reader, func() error, error) {
 // each calls f for every row of table in path, with the indexes of the
 // named columns, which must exist.
 func each(ctx context.Context, path, table string, columns []string, f func(row []Value, col []int) error) error {
-	r, done, err := open(path)
+	t, done, err := openTable(path, table)
 	if err != nil {
 		return err
 	}
 	defer done()
+	return eachRow(ctx, t, columns, f)
+}
+
+// openTable opens a dump file and reads it up to its rows.
+func openTable(path, table string) (*Table, func() error, error) {
+	r, done, err := open(path)
+	if err != nil {
+		return nil, nil, err
+	}
 	t, err := OpenTable(path, r, table)
 	if err != nil {
-		return err
+		done()
+		return nil, nil, err
 	}
+	return t, done, nil
+}
+
+// eachRow calls f for every row of t, with the indexes of the named columns,
+// which must exist.
+func eachRow(ctx context.Context, t *Table, columns []string, f func(row []Value, col []int) error) error {
 	col := make([]int, len(columns))
 	for i, c := range columns {
 		if col[i] = t.Column(c); col[i] < 0 {
-			return t.errorf("table `%s` has no column %s (it has %s)", table, c, strings.Join(t.Columns(), ", "))
+			return t.errorf("table `%s` has no column %s (it has %s)", t.table, c, strings.Join(t.Columns(), ", "))
 		}
 	}
 	for n := 0; ; n++ {
@@ -157,6 +173,9 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 			st.Articles++
 		}
 	}
+	if b.NumVertices() >= 1<<31 { // a link's code marks redirects with bit 31
+		return nil, st, fmt.Errorf("%s: %d articles: more than this reader numbers", f.Page, b.NumVertices())
+	}
 	target, err := redirects(ctx, f.Redirect, pages, byTitle, vertex, &st)
 	if err != nil {
 		return nil, st, err
@@ -177,9 +196,6 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 		}
 	}
 	byTitle = nil
-	if b.NumVertices() >= 1<<31 {
-		return nil, st, fmt.Errorf("%s: %d articles: more than this reader numbers", f.Page, b.NumVertices())
-	}
 	// code is a link target's code: its vertex (marked if through a
 	// redirect), unresolved, or another namespace.
 	code := func(ns int64, title []byte) uint32 {
@@ -278,18 +294,14 @@ const (
 // its target's code, from either schema. With the 2024 schema each
 // linktarget row is coded once, and a link costs an integer lookup.
 func links(ctx context.Context, f Files, code func(ns int64, title []byte) uint32, link func(from int64, target uint32)) error {
-	r, done, err := open(f.PageLinks)
+	t, done, err := openTable(f.PageLinks, "pagelinks")
 	if err != nil {
 		return err
 	}
-	t, err := OpenTable(f.PageLinks, r, "pagelinks")
-	done()
-	if err != nil {
-		return err
-	}
+	defer done()
 	if t.Column("pl_target_id") < 0 {
 		var n [2]int64
-		return each(ctx, f.PageLinks, "pagelinks", []string{"pl_from", "pl_namespace", "pl_title"}, func(row []Value, c []int) error {
+		return eachRow(ctx, t, []string{"pl_from", "pl_namespace", "pl_title"}, func(row []Value, c []int) error {
 			if err := ints(n[:], row, c[0], c[1]); err != nil {
 				return err
 			}
@@ -315,7 +327,7 @@ func links(ctx context.Context, f Files, code func(ns int64, title []byte) uint3
 	}
 	targets := newIDIndex(ids, codes)
 	ids, codes = nil, nil
-	return each(ctx, f.PageLinks, "pagelinks", []string{"pl_from", "pl_target_id"}, func(row []Value, c []int) error {
+	return eachRow(ctx, t, []string{"pl_from", "pl_target_id"}, func(row []Value, c []int) error {
 		if err := ints(n[:], row, c[0], c[1]); err != nil {
 			return err
 		}

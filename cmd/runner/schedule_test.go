@@ -126,15 +126,7 @@ func TestScheduleEndToEnd(t *testing.T) {
 		}
 	}
 	replace(scheduledJobs)
-	cmd := exec.Command(bin, "schedule", "-config", config, "-out", out, "-base-url", w.URL(), "-metrics-addr", "127.0.0.1:0", "-grace", "1m")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	logs := readLogs(t, stderr)
-
-	addr := logs.waitFor("the metrics address", msg("serving metrics"))["addr"].(string)
+	cmd, logs, addr := startSchedule(t, bin, config, out, w.URL())
 	logs.waitFor("a run of one", msg("run published", "job", "one"))
 	logs.waitFor("a run of two", msg("run published", "job", "two"))
 
@@ -167,6 +159,21 @@ func TestScheduleEndToEnd(t *testing.T) {
 	for _, job := range []string{"one", "two", "three"} {
 		checkRunsWhole(t, filepath.Join(out, job))
 	}
+}
+
+// startSchedule starts runner schedule with metrics on a free port and
+// returns it, its logs and the metrics address; it is killed with the test.
+func startSchedule(t *testing.T, bin, config, out, base string) (*exec.Cmd, *logLines, string) {
+	t.Helper()
+	cmd := exec.Command(bin, "schedule", "-config", config, "-out", out, "-base-url", base, "-metrics-addr", "127.0.0.1:0", "-grace", "1m")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	logs := readLogs(t, stderr)
+	addr := logs.waitFor("the metrics address", msg("serving metrics"))["addr"].(string)
+	return cmd, logs, addr
 }
 
 func httpGet(t *testing.T, url string) (int, string) {

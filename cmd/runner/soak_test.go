@@ -74,17 +74,7 @@ func TestSoak(t *testing.T) {
 		resp.Body.Close()
 	}
 	setEpoch(epoch)
-	start := func(out string) (*exec.Cmd, *logLines, string) {
-		cmd := exec.Command(bin, "schedule", "-config", config, "-out", out, "-base-url", base, "-metrics-addr", "127.0.0.1:0", "-grace", "1m")
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		logs := readLogs(t, stderr)
-		addr := logs.waitFor("the metrics address", msg("serving metrics"))["addr"].(string)
-		return cmd, logs, addr
-	}
+	start := func(out string) (*exec.Cmd, *logLines, string) { return startSchedule(t, bin, config, out, base) }
 
 	// Kills at random moments, each followed by a restart at the same
 	// epoch whose first runs resume the killed ones.

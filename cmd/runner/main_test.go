@@ -274,3 +274,26 @@ func TestStatusCommand(t *testing.T) {
 		t.Errorf("after a run: exit %d\n%s", code, stdout)
 	}
 }
+
+// rank -cpuprofile writes a profile pprof reads: a gzipped protocol
+// buffer. A profile file it cannot create is an error before any work.
+func TestRankCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "g.txt")
+	os.WriteFile(g, []byte("3\na b\nb c\nc a\n"), 0o644)
+	prof := filepath.Join(dir, "cpu.prof")
+	if code, _, stderr := runner(t, "rank", "-graph", g, "-cpuprofile", prof); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("profile of %d bytes does not start as gzip: % x", len(data), data[:min(len(data), 4)])
+	}
+	code, _, stderr := runner(t, "rank", "-graph", g, "-cpuprofile", filepath.Join(dir, "no", "such", "dir", "cpu.prof"))
+	if code == 0 || !strings.Contains(stderr, "-cpuprofile") {
+		t.Errorf("a profile in a missing directory: exit %d, %s", code, stderr)
+	}
+}

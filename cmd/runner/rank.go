@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +34,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	edgeList := fs.String("edge-list", "plain", "with -out: the edge list as graph.txt (plain), graph.txt.gz (gzip, read by rank and by DuckDB's read_csv) or none")
 	lenient := fs.Bool("lenient", false, "accept vertices beyond the header's count")
 	noHeader := fs.Bool("no-header", false, "the file has no vertex-count line (SNAP, Wikispeedia)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole command to this file (read it with go tool pprof)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -49,6 +52,13 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{fmt.Sprintf("-top %d: must be at least 1", *top)}
 	case *format != "text" && *format != "json":
 		return usageError{fmt.Sprintf("-format %q: want text or json", *format)}
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	rep, log := newReporter(stderr)
 	name := filepath.Base(*file) // names the input in progress and as the run id
@@ -104,6 +114,11 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	if *out != "" {
+		if g.NumEdges() >= 1<<24 {
+			// PageRank's tiling is garbage now: hand its memory back
+			// before publishing allocates its own.
+			debug.FreeOSMemory()
+		}
 		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results, EdgeList: mode}
 		log.Info("writing outputs", "dir", *out)
 		start = time.Now()
@@ -183,4 +198,20 @@ func printSummary(w io.Writer, s rank.Summary) {
 		fmt.Fprintf(w, "  jaccard top-%d: in/out %.3f  in/rank %.3f  out/rank %.3f\n",
 			rank.JaccardTop, r.Jaccard.InOut, r.Jaccard.InRank, r.Jaccard.OutRank)
 	}
+}
+
+// startCPUProfile profiles the process into path until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("-cpuprofile %s: %w", path, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

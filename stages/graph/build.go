@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math"
 	"runtime"
 	"sort"
 
@@ -23,17 +24,22 @@ func workers(m int) int {
 	return min(runtime.GOMAXPROCS(0), 8)
 }
 
+// offset is the type of per-worker counts and offsets: 32 bits while
+// the edges fit (the out-CSR's are alive at the peak of a build, so half
+// their size is 4 bytes per vertex and core less at the peak).
+type offset interface{ uint32 | uint64 }
+
 // layout turns per-worker counts into per-worker offsets (in place),
 // vertex by vertex and worker after worker, and returns the CSR offsets.
-func layout(n int, counts [][]uint64) []uint64 {
+func layout[T offset](n int, counts [][]T) []uint64 {
 	start := make([]uint64, n+1)
 	at := uint64(0)
 	for v := range n {
 		start[v] = at
 		for _, c := range counts {
 			k := c[v]
-			c[v] = at
-			at += k
+			c[v] = T(at)
+			at += uint64(k)
 		}
 	}
 	start[n] = at
@@ -41,15 +47,35 @@ func layout(n int, counts [][]uint64) []uint64 {
 }
 
 // outCSR groups edges by source with a stable counting sort, dropping
-// self-loops and duplicates as it goes.
+// self-loops and duplicates as it goes. It drops the Builder's edges as
+// soon as they are grouped.
 func (b *Builder) outCSR(n int) ([]uint64, []uint32) {
-	w := workers(len(b.src))
-	bound := func(i int) int { return len(b.src) * i / w }
-	next := make([][]uint64, w)
+	var count []uint64
+	var adj []uint32
+	if len(b.src) <= math.MaxUint32 {
+		count, adj = groupBySource[uint32](n, b.src, b.dst)
+	} else {
+		count, adj = groupBySource[uint64](n, b.src, b.dst)
+	}
+	b.SelfLoops = len(b.src) - int(count[n])
+	b.src, b.dst = nil, nil
+	release(len(adj))
+	start, adj, dups := dedup(n, count, adj)
+	b.Duplicates = dups
+	return start, adj
+}
+
+// groupBySource returns the targets of the edges src[i] -> dst[i] grouped
+// by source, in input order, without self-loops, and the offsets of the
+// groups.
+func groupBySource[T offset](n int, src, dst []uint32) ([]uint64, []uint32) {
+	w := workers(len(src))
+	bound := func(i int) int { return len(src) * i / w }
+	next := make([][]T, w)
 	parallel.For(w, func(i int) {
-		c := make([]uint64, n)
+		c := make([]T, n)
 		for j := bound(i); j < bound(i+1); j++ {
-			if u := b.src[j]; u != b.dst[j] {
+			if u := src[j]; u != dst[j] {
 				c[u]++
 			}
 		}
@@ -60,17 +86,13 @@ func (b *Builder) outCSR(n int) ([]uint64, []uint32) {
 	parallel.For(w, func(i int) {
 		next := next[i]
 		for j := bound(i); j < bound(i+1); j++ {
-			if u, v := b.src[j], b.dst[j]; u != v {
+			if u, v := src[j], dst[j]; u != v {
 				adj[next[u]] = v
 				next[u]++
 			}
 		}
 	})
-	next = nil
-	b.SelfLoops = len(b.src) - int(count[n])
-	start, adj, dups := dedup(n, count, adj)
-	b.Duplicates = dups
-	return start, adj
+	return count, adj
 }
 
 // dedup drops repeated targets inside each source's run of adj (runs at
@@ -132,12 +154,20 @@ func shares(n int, offsets []uint64, w int) (from []int) {
 	return from
 }
 
-// transpose returns the in-adjacency of an out-adjacency CSR; each vertex's
-// sources come out in increasing order.
-func transpose(n int, outStart []uint64, outAdj []uint32) ([]uint64, []uint32) {
-	from := shares(n, outStart, workers(len(outAdj)))
+// inStart returns the offsets of the in-adjacency of an out-adjacency
+// CSR: the in-degrees, summed.
+func inStart(n int, outStart []uint64, outAdj []uint32) []uint64 {
+	_, _, start := inCounts(n, outStart, outAdj)
+	return start
+}
+
+// inCounts splits the sources into ranges, one per worker, and counts
+// each range's edges into every vertex: it returns the ranges, each
+// worker's offsets into the in-adjacency, and the in-adjacency's offsets.
+func inCounts(n int, outStart []uint64, outAdj []uint32) (from []int, next [][]uint64, start []uint64) {
+	from = shares(n, outStart, workers(len(outAdj)))
 	w := len(from) - 1
-	next := make([][]uint64, w)
+	next = make([][]uint64, w)
 	parallel.For(w, func(i int) {
 		c := make([]uint64, n)
 		for _, v := range outAdj[outStart[from[i]]:outStart[from[i+1]]] {
@@ -145,9 +175,16 @@ func transpose(n int, outStart []uint64, outAdj []uint32) ([]uint64, []uint32) {
 		}
 		next[i] = c
 	})
-	start := layout(n, next)
+	return from, next, layout(n, next)
+}
+
+// transpose returns the in-adjacency of an out-adjacency CSR, at the
+// offsets inStart gives; each vertex's sources come out in increasing
+// order.
+func transpose(n int, outStart []uint64, outAdj []uint32) []uint32 {
+	from, next, _ := inCounts(n, outStart, outAdj)
 	adj := make([]uint32, len(outAdj))
-	parallel.For(w, func(i int) {
+	parallel.For(len(next), func(i int) {
 		next := next[i]
 		for u := from[i]; u < from[i+1]; u++ {
 			for _, v := range outAdj[outStart[u]:outStart[u+1]] {
@@ -156,5 +193,5 @@ func transpose(n int, outStart []uint64, outAdj []uint32) ([]uint64, []uint32) {
 			}
 		}
 	})
-	return start, adj
+	return adj
 }

@@ -84,13 +84,14 @@ func readEdgeList(r io.Reader, opt ReadOptions, sz sizes) (*Graph, ReadStats, er
 		}
 	}
 	size := inputSize(r)
-	er := newEdgeReader(st.Header, opt.Lenient, lr.lineNo, int(size/24)) // a guess: lines of about two dozen bytes
+	er := newEdgeReader(st.Header, opt.Lenient, lr.lineNo, size)
 	er.pieceSize = sz.piece
 	err := er.readAll(newWindowReader(lr, sz.window), progress(opt.Progress, size, sz.progress))
 	st.Lines = len(er.src)
 	if err != nil {
 		return nil, st, err
 	}
+	release(len(er.src)) // what the tables' growth left behind
 	names, src, dst := er.finish()
 	if st.Header > len(names)+MaxIsolated(len(names)) {
 		if !opt.Lenient {

@@ -53,8 +53,8 @@ func TestReadDuplicatesAndSelfLoops(t *testing.T) {
 	if st.Duplicates != 2 || st.SelfLoops != 2 || st.Lines != 7 {
 		t.Errorf("stats = %+v, want 2 duplicates, 2 self-loops, 7 lines", st)
 	}
-	if g.InDegree(2) != 2 || g.OutDegree(0) != 2 || !reflect.DeepEqual(g.In(2), []uint32{0, 1}) {
-		t.Errorf("degrees: in(c) %d out(a) %d In(c) %v", g.InDegree(2), g.OutDegree(0), g.In(2))
+	if g.InDegree(2) != 2 || g.OutDegree(0) != 2 || !reflect.DeepEqual(g.InEdges().In(2), []uint32{0, 1}) {
+		t.Errorf("degrees: in(c) %d out(a) %d In(c) %v", g.InDegree(2), g.OutDegree(0), g.InEdges().In(2))
 	}
 }
 

@@ -55,7 +55,7 @@ func FuzzReadEdgeList(f *testing.F) {
 func countIsolated(g *Graph) int {
 	n := 0
 	for v := range g.NumVertices() {
-		if len(g.Out(uint32(v))) == 0 && len(g.In(uint32(v))) == 0 {
+		if g.OutDegree(uint32(v)) == 0 && g.InDegree(uint32(v)) == 0 {
 			n++
 		}
 	}

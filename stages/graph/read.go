@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/topicrank/topicrank/internal/parallel"
 )
@@ -13,7 +14,7 @@ import (
 // are parsed on all cores, then its partitions are interned on all cores,
 // then its edges are written out; the next window follows.
 const (
-	windowSize = 4 << 20
+	windowSize = 32 << 20
 	pieceSize  = 256 << 10
 )
 
@@ -33,17 +34,31 @@ type edgeReader struct {
 	src, dst []uint32 // interned ids (see table.intern) until finish
 	lines    int      // lines before the current window (the header's included)
 	named    int      // distinct names so far
+	size     int64    // of the input, if known
+	read     int64    // bytes of windows so far
 }
 
-// newEdgeReader returns a reader for a list whose header (-1 if none) and
-// first lines are read, expecting about capacity edges.
-func newEdgeReader(header int, lenient bool, lines, capacity int) *edgeReader {
-	er := &edgeReader{seed: maphash.MakeSeed(), header: header, lenient: lenient, pieceSize: pieceSize, lines: lines}
+// newEdgeReader returns a reader for a list of size bytes (0 if unknown)
+// whose header (-1 if none) and first lines are read.
+func newEdgeReader(header int, lenient bool, lines int, size int64) *edgeReader {
+	er := &edgeReader{seed: maphash.MakeSeed(), header: header, lenient: lenient, pieceSize: pieceSize, lines: lines, size: size}
 	for p := range er.tables {
 		er.tables[p] = newTable() // they grow as needed: a guess too big would cost cache misses
 	}
-	er.src, er.dst = make([]uint32, 0, capacity), make([]uint32, 0, capacity)
 	return er
+}
+
+// grow makes room for edges edges in all. On the first window it
+// reserves room for as many as the whole input holds at the window's
+// density, and 5% more, so that the edge arrays are not copied as they
+// grow: a copy would hold them twice.
+func (er *edgeReader) grow(edges int) {
+	if cap(er.src) == 0 && er.read > 0 && er.size > er.read {
+		guess := int(float64(edges) * float64(er.size) / float64(er.read) * 1.05)
+		er.src, er.dst = make([]uint32, 0, guess), make([]uint32, 0, guess)
+	}
+	from := len(er.src)
+	er.src, er.dst = slices.Grow(er.src, edges-from)[:edges], slices.Grow(er.dst, edges-from)[:edges]
 }
 
 // window reads the edges of one window of whole lines. It returns the
@@ -81,8 +96,8 @@ func (er *edgeReader) window(data []byte) error {
 	if er.header >= 0 && er.named > er.header && !er.lenient {
 		return &SyntaxError{er.lineNamingVertex(er.header-named, before, pieces), fmt.Sprintf("vertex %d is beyond the header's count of %d (use -lenient to accept)", er.header+1, er.header)}
 	}
-	from := len(er.src)
-	er.src, er.dst = slices.Grow(er.src, edges-from)[:edges], slices.Grow(er.dst, edges-from)[:edges]
+	er.read += int64(len(data))
+	er.grow(edges)
 	parallel.For(len(pieces), func(i int) {
 		pc := pieces[i]
 		pc.emit(er.src[pc.base:pc.base+pc.edges], er.dst[pc.base:pc.base+pc.edges])
@@ -129,7 +144,10 @@ func (er *edgeReader) lineNamingVertex(k int, before [parts]int, pieces []*piece
 }
 
 // finish maps the interned ids of the edges to ids in order of first
-// mention, and returns the names by those ids.
+// mention, and returns the names by those ids. The names share one arena
+// (one allocation instead of one per name: 6.5 M names took 0.2 GB more
+// and half a second of allocations). The reader must not be used
+// afterwards.
 func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 	// Mark the endpoints that first named a vertex; a vertex's id is the
 	// number of marks before its own.
@@ -150,18 +168,34 @@ func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 	for p := 1; p < parts; p++ {
 		base[p] = base[p-1] + uint32(len(er.tables[p-1].names))
 	}
-	names = make([]string, n)
 	ids := make([]uint32, n)
+	off := make([]int, n+1) // name lengths by id, then their offsets in the arena
 	parallel.For(parts, func(p int) {
 		t := &er.tables[p]
 		for local, e := range t.first {
 			id := ranks[e/64] + uint32(bits.OnesCount64(marks[e/64]&(1<<(e%64)-1)))
 			ids[base[p]+uint32(local)] = id
-			s := t.names[local]
-			names[id] = string(t.arena[s.off : s.off+s.n])
+			off[id+1] = int(t.names[local].n)
+		}
+	})
+	marks, ranks = nil, nil
+	for i := range n {
+		off[i+1] += off[i]
+	}
+	arena := make([]byte, off[n])
+	names = make([]string, n)
+	parallel.For(parts, func(p int) {
+		t := &er.tables[p]
+		for local, s := range t.names {
+			id := ids[base[p]+uint32(local)]
+			name := arena[off[id]:off[id+1]]
+			copy(name, t.arena[s.off:s.off+s.n])
+			// The bytes are never written again: the string may share them.
+			names[id] = unsafe.String(unsafe.SliceData(name), len(name))
 		}
 		*t = table{}
 	})
+	off = nil
 	const chunk = 1 << 16
 	parallel.For((len(er.src)+chunk-1)/chunk, func(c int) {
 		lo, hi := c*chunk, min(len(er.src), (c+1)*chunk)
@@ -171,5 +205,7 @@ func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 			}
 		}
 	})
-	return names, er.src, er.dst
+	src, dst = er.src, er.dst
+	er.src, er.dst = nil, nil
+	return names, src, dst
 }

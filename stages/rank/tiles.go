@@ -50,23 +50,31 @@ type tiling struct {
 	edges    []uint32 // source offset << 16 | destination offset (in its half)
 }
 
+// newTiling builds the tiling of g's in-edges. A block's tiles hold the
+// same edges as its destinations' in-adjacency, so they are written over
+// it, block by block: the tiling costs no memory beyond the in-adjacency
+// InEdges builds and one block's copy.
 func newTiling(g *graph.Graph) *tiling {
 	n := g.NumVertices()
-	start, adj := g.InCSR()
+	in := g.InEdges()
+	start := in.Start
 	t := &tiling{
 		blocks:   cutBlocks(start),
 		segments: (n + segmentSize - 1) / segmentSize,
-		edges:    make([]uint32, len(adj)),
+		edges:    in.Adj,
 	}
 	nb := len(t.blocks) - 1
 	t.tiles = make([]int, nb*t.segments+1)
 	t.halves = make([]int, nb*t.segments)
 	next := make([]int, t.segments) // where each tile of the block fills next
+	var adj []uint32                // the block's in-adjacency, before its tiles overwrite it
 	for b := range nb {
 		lo, hi := t.blocks[b], t.blocks[b+1]
+		base := start[lo]
+		adj = append(adj[:0], in.Adj[base:start[hi]]...)
 		tiles := t.tiles[b*t.segments : (b+1)*t.segments+1]
 		clear(next)
-		for _, u := range adj[start[lo]:start[hi]] {
+		for _, u := range adj {
 			next[u>>srcBits]++
 		}
 		pos := tiles[0]
@@ -81,7 +89,7 @@ func newTiling(g *graph.Graph) *tiling {
 			if v-lo == 1<<halfBits {
 				copy(halves, next)
 			}
-			for _, u := range adj[start[v]:start[v+1]] {
+			for _, u := range adj[start[v]-base : start[v+1]-base] {
 				s := u >> srcBits
 				t.edges[next[s]] = (u&(segmentSize-1))<<16 | uint32(uint16(v-lo))
 				next[s]++

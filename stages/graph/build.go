@@ -24,9 +24,9 @@ func workers(m int) int {
 	return min(runtime.GOMAXPROCS(0), 8)
 }
 
-// offset is the type of per-worker counts and offsets: 32 bits while
-// the edges fit (the out-CSR's are alive at the peak of a build, so half
-// their size is 4 bytes per vertex and core less at the peak).
+// offset is the type of per-worker counts and offsets. Grouping by
+// source is a build's peak of memory, and 32-bit counts, enough while
+// the edges number under 2^32, save 4 bytes per vertex and core there.
 type offset interface{ uint32 | uint64 }
 
 // layout turns per-worker counts into per-worker offsets (in place),

@@ -242,10 +242,17 @@ func TestRankHostileInputs(t *testing.T) {
 			t.Errorf("/dev/zero: exit %d, %s", code, stderr)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
 	g := filepath.Join(dir, "g.txt")
 	os.WriteFile(g, []byte("2\na b\n"), 0o644)
+	outDir := filepath.Join(dir, "out")
+	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", outDir, "-edge-list", "zstd"); code != 2 || !strings.Contains(stderr, `-edge-list "zstd"`) {
+		t.Errorf("-edge-list zstd: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(outDir); !os.IsNotExist(err) {
+		t.Errorf("-edge-list zstd wrote %s: %v", outDir, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	var out, errb bytes.Buffer
 	err := cmdRank(ctx, []string{"-graph", g}, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {

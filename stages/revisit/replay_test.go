@@ -75,14 +75,13 @@ func TestReplayPolicies(t *testing.T) {
 			t.Errorf("seed %d: dynamicity catches %.3f of next-night changes, oldest-first %.3f", seed, d, o)
 		}
 		f, o, d := score[Freshness], score[Oldest], score[Dynamicity]
-		if f.ChangeRecall < 2.5*o.ChangeRecall || f.ChangeRecall <= d.ChangeRecall {
+		if f.ChangeRecall < 2*o.ChangeRecall || f.ChangeRecall <= d.ChangeRecall || f.Freshness < o.Freshness-0.001 {
 			t.Errorf("seed %d: freshness %+v, oldest-first %+v, dynamicity %+v", seed, f, o, d)
 		}
 		fresh, oldest = fresh+f.Freshness, oldest+o.Freshness
 	}
-	// Freshness trades a little of oldest-first's sweep for the fast
-	// pages: on one seed of three it keeps 0.003 fewer copies fresh, but
-	// more over all of them.
+	// On one seed of three, freshness and oldest-first keep as many
+	// copies fresh; over all three, freshness keeps more.
 	if fresh <= oldest {
 		t.Errorf("freshness keeps %.3f of copies fresh over three seeds, oldest-first %.3f", fresh/3, oldest/3)
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -114,11 +113,6 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	if *out != "" {
-		if g.NumEdges() >= 1<<24 {
-			// PageRank's tiling is garbage now: hand its memory back
-			// before publishing allocates its own.
-			debug.FreeOSMemory()
-		}
 		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results, EdgeList: mode}
 		log.Info("writing outputs", "dir", *out)
 		start = time.Now()

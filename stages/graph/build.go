@@ -59,7 +59,7 @@ func (b *Builder) outCSR(n int) ([]uint64, []uint32) {
 	}
 	b.SelfLoops = len(b.src) - int(count[n])
 	b.src, b.dst = nil, nil
-	release(len(adj))
+	Release(len(adj))
 	start, adj, dups := dedup(n, count, adj)
 	b.Duplicates = dups
 	return start, adj

@@ -91,7 +91,7 @@ func readEdgeList(r io.Reader, opt ReadOptions, sz sizes) (*Graph, ReadStats, er
 	if err != nil {
 		return nil, st, err
 	}
-	release(len(er.src)) // what the tables' growth left behind
+	Release(len(er.src)) // what the tables' growth left behind
 	names, src, dst := er.finish()
 	if st.Header > len(names)+MaxIsolated(len(names)) {
 		if !opt.Lenient {

@@ -114,23 +114,24 @@ func (b *Builder) Build() (*Graph, error) {
 	}
 	g := &Graph{names: b.names}
 	b.ids = nil
-	release(len(b.src))
+	Release(len(b.src))
 	g.outStart, g.outAdj = b.outCSR(n)
 	g.inStart = inStart(n, g.outStart, g.outAdj)
 	return g, nil
 }
 
-// release returns the memory of what was just dropped to the system
-// before a large allocation, when the graph is large: Go's collector
-// would otherwise run only once the heap doubled, and the next arrays
-// would come from new memory while the old sat unused (a 155 M-edge
-// graph peaked at 5.2 GB instead of 2.4). It costs a collection, so
-// small graphs (every crawl) skip it.
-func release(edges int) {
+// Release returns the memory of what was just dropped to the system, when
+// the graph of that many edges is large: Go's collector would otherwise
+// run only once the heap doubled, and the next large arrays would come
+// from new memory while the old sat unused (a 155 M-edge graph peaked at
+// 5.2 GB instead of 2.4). The builder calls it between its phases, and
+// PageRank once its tiling is dropped. It costs a collection, so small
+// graphs (every crawl) skip it.
+func Release(edges int) {
 	if edges >= releaseAt {
 		debug.FreeOSMemory()
 	}
 }
 
-// releaseAt is the number of edges from which release collects.
+// releaseAt is the number of edges from which Release collects.
 const releaseAt = 1 << 24

@@ -195,7 +195,6 @@ func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 		}
 		*t = table{}
 	})
-	off = nil
 	const chunk = 1 << 16
 	parallel.For((len(er.src)+chunk-1)/chunk, func(c int) {
 		lo, hi := c*chunk, min(len(er.src), (c+1)*chunk)

@@ -99,6 +99,7 @@ func run(g *graph.Graph, beta float64, epsilons []float64, teleport []float64) [
 			next++
 		}
 	}
+	graph.Release(g.NumEdges()) // the tiling, no longer used
 	return results
 }
 

@@ -1,0 +1,90 @@
+package crawl
+
+import "time"
+
+// Progress is a snapshot of a running crawl.
+type Progress struct {
+	Done, Vertices, Max, Queued, Failed int
+	// Fetched pages gave usable HTML; Relevant of them reached the
+	// relevance threshold.
+	Fetched, Relevant int
+	Elapsed           time.Duration
+}
+
+// Harvest is the share of fetched pages that are relevant.
+func (p Progress) Harvest() float64 {
+	if p.Fetched == 0 {
+		return 0
+	}
+	return float64(p.Relevant) / float64(p.Fetched)
+}
+
+// Page is one vertex of the crawl and the outcome of its fetch.
+type Page struct {
+	Key         string  // vertex name: "/wiki/Title", canonical once fetched
+	Discovered  string  // the key it was discovered as, if a redirect renamed it
+	DuplicateOf string  // in Result.Merged: the vertex whose article this was
+	Weight      float64 // weight when queued
+	Seq         int     // when the crawl loop took it: 1 for the first page processed
+	Status      int     // last HTTP status, 0 if none
+	Class       string  // error class, "" for a usable page
+	Error       string
+	Bytes       int
+	Attempts    int
+	Duration    time.Duration
+	FetchedAt   time.Time
+	Title       string
+	ContentHash string // sha256 of the body, hex
+	Links       int    // distinct article links on the page
+	// Relevance is the article's similarity to the topic, in [0,1];
+	// Relevant says it reached the threshold.
+	Relevance float64
+	Relevant  bool
+	Replayed  bool // taken from an interrupted run's state, not fetched again
+	// Carried says a budgeted re-crawl kept the stored copy (FetchedAt is
+	// then when it was fetched); Revisit says why the page was fetched or
+	// not: "new", "all", "carried", "budget" or the plan's reason.
+	Carried bool
+	Revisit string
+	// LastModified is the page's Last-Modified header, as its answer (or
+	// the stored copy's) gave it.
+	LastModified string
+	// StructureChanged reports that the page's elements differ from the
+	// stored page's: a structural change, where a new ContentHash alone
+	// may be a textual one.
+	StructureChanged bool
+	// Depth is the page's link distance from the nearest seed, along the
+	// links followed before it was fetched (exact for a bfs crawl).
+	Depth int
+	Text  string // the article's text, with Config.KeepText
+	// Downloaded is the body bytes this run read for the page: 0 for a
+	// 304 or a page replayed from the state, where Bytes is the stored
+	// page's size.
+	Downloaded int
+}
+
+// Edge is a directed edge between vertex ids (indexes into Result.Pages).
+type Edge struct{ From, To uint32 }
+
+// Result is a finished crawl.
+type Result struct {
+	Pages []Page // indexed by vertex id: discovery order
+	Edges []Edge // in the order the BFS recorded them
+	// Merged are pages fetched under a redirect title whose canonical
+	// article was already a vertex: they were folded into that vertex.
+	Merged   []Page
+	Complete bool // false when a seed failed or the crawl was interrupted
+	// Judged says pages were judged for relevance (the crawl has a topic).
+	Judged   bool
+	Problems []string
+	// Requests and Downloaded are the requests robots.txt took (retries
+	// included) and the body bytes it read; the pages' own are per page.
+	Requests, Downloaded int
+	Started              time.Time
+	Robots               string // how robots.txt was read: "ok", "allow-all (404)", ...
+	// Spent is the requests a budgeted re-crawl has spent, those of the
+	// run it resumes included.
+	Spent int
+	// FeedbackTerms are the terms relevance feedback added to the topic.
+	FeedbackTerms []string
+}

@@ -24,8 +24,9 @@ const (
 // interned by one worker, and the local ids of the partitions are mapped
 // to first-mention ids once the whole input is read.
 type edgeReader struct {
-	seed      maphash.Seed
-	header    int // -1 without one
+	seed      maphash.Seed // of the names' hashes
+	check     maphash.Seed // of their check hashes: independent of seed
+	header    int          // -1 without one
 	lenient   bool
 	pieceSize int
 
@@ -41,7 +42,7 @@ type edgeReader struct {
 // newEdgeReader returns a reader for a list of size bytes (0 if unknown)
 // whose header (-1 if none) and first lines are read.
 func newEdgeReader(header int, lenient bool, lines int, size int64) *edgeReader {
-	er := &edgeReader{seed: maphash.MakeSeed(), header: header, lenient: lenient, pieceSize: pieceSize, lines: lines, size: size}
+	er := &edgeReader{seed: maphash.MakeSeed(), check: maphash.MakeSeed(), header: header, lenient: lenient, pieceSize: pieceSize, lines: lines, size: size}
 	for p := range er.tables {
 		er.tables[p] = newTable() // they grow as needed: a guess too big would cost cache misses
 	}
@@ -67,7 +68,7 @@ func (er *edgeReader) grow(edges int) {
 func (er *edgeReader) window(data []byte) error {
 	pieces := er.split(data)
 	parallel.For(len(pieces), func(i int) {
-		pieces[i].parse(er.seed)
+		pieces[i].parse(er.seed, er.check)
 		pieces[i].group()
 	})
 	var bad *piece

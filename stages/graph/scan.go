@@ -42,9 +42,13 @@ type piece struct {
 	base      int // edges before data
 }
 
+// rawName is an endpoint's name and two hashes of it under independent
+// seeds: hash places it (partition, slot, tag) and check tells it apart
+// from another name with the same tag, so that interning never reads the
+// name again unless it is new (see table).
 type rawName struct {
-	hash     uint64
-	off, end uint32 // the name is data[off:end]
+	hash, check uint64
+	off, end    uint32 // the name is data[off:end]
 }
 
 // entry is an endpoint's name, grouped by partition.
@@ -55,7 +59,7 @@ type entry struct {
 
 // parse splits data into edges and hashes their names. It stops at the
 // first malformed line.
-func (pc *piece) parse(seed maphash.Seed) {
+func (pc *piece) parse(seed, check maphash.Seed) {
 	b := pc.data
 	pc.lines, pc.edges, pc.errLine, pc.errMsg = 0, 0, 0, ""
 	pc.raw, pc.lineOf = pc.raw[:0], pc.lineOf[:0]
@@ -75,8 +79,8 @@ func (pc *piece) parse(seed maphash.Seed) {
 				return
 			}
 			pc.raw = append(pc.raw,
-				rawName{maphash.Bytes(seed, b[u0:u1]), uint32(u0), uint32(u1)},
-				rawName{maphash.Bytes(seed, b[v0:v1]), uint32(v0), uint32(v1)})
+				rawName{maphash.Bytes(seed, b[u0:u1]), maphash.Bytes(check, b[u0:u1]), uint32(u0), uint32(u1)},
+				rawName{maphash.Bytes(seed, b[v0:v1]), maphash.Bytes(check, b[v0:v1]), uint32(v0), uint32(v1)})
 			pc.lineOf = append(pc.lineOf, uint32(pc.lines))
 			pc.edges++
 		} else if i = eol(b, i); i-start >= MaxLine {

@@ -13,19 +13,16 @@ import (
 // (f/λ)(1-e^{-λ/f}) of the time; the frequencies that maximise ΣF under
 // Σf = budget equalise the marginal gain ∂F/∂f = g(λ/f)/λ, with g(x) =
 // 1-(1+x)e^{-x}, and give nothing to a page that changes too fast to keep
-// fresh (λ·μ ≥ 1 for the multiplier μ). A run visits pages in order of
-// their frequency times the posterior probability of a change since the
-// last visit (the freshness a visit tonight buys). Pages it gives no
-// visits come last.
+// fresh (λ·μ ≥ 1 for the multiplier μ). Among the pages it gives visits,
+// a run fetches those most likely out of date now (the posterior
+// probability of a change since the last visit): the freshness a visit
+// tonight buys. Pages it gives no visits come last.
 //
-// Staleness alone is not enough: a budget reaches a page only every few
-// runs, and pages long unvisited all look likely stale under a
-// heavy-tailed prior, so staleness alone spends the budget on a backlog
-// of rarely changing pages and revisits the fast ones too seldom to
-// confirm their rates. Frequency alone revisits the fast pages every run
-// and lets the backlog rot, keeping fewer copies fresh than oldest-first
-// on one job of two. The product keeps both (docs/revisit.md has the
-// figures).
+// Ordering by frequency times staleness caught more changes in the first
+// ten nights, but it is a short-sighted choice: it keeps revisiting the
+// fast pages and starves the slow ones, and over sixty simulated nights
+// its freshness fell below oldest-first's, even given the true rates
+// (docs/revisit.md has the figures; TestReplayHundredthNight).
 func freshness(pages []History, now, budget int, clock *ServerClock) []Choice {
 	post := Fit(pages, clock)
 	rates := make([]float64, len(pages))
@@ -38,7 +35,7 @@ func freshness(pages []History, now, budget int, clock *ServerClock) []Choice {
 	for i := range pages {
 		idx[i] = i
 		if prio[i] = -1; f[i] > 0 {
-			prio[i] = f[i] * post.Stale(i, now-pages[i].LastVisit)
+			prio[i] = post.Stale(i, now-pages[i].LastVisit)
 		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return desc(prio[a], prio[b]) })

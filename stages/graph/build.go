@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/topicrank/topicrank/internal/hugepages"
 	"github.com/topicrank/topicrank/internal/parallel"
 )
 
@@ -74,6 +75,7 @@ func groupBySource[T offset](n int, src, dst []uint32) ([]uint64, []uint32) {
 	next := make([][]T, w)
 	parallel.For(w, func(i int) {
 		c := make([]T, n)
+		hugepages.Advise(c)
 		for j := bound(i); j < bound(i+1); j++ {
 			if u := src[j]; u != dst[j] {
 				c[u]++
@@ -83,6 +85,7 @@ func groupBySource[T offset](n int, src, dst []uint32) ([]uint64, []uint32) {
 	})
 	count := layout(n, next)
 	adj := make([]uint32, count[n])
+	hugepages.Advise(adj)
 	parallel.For(w, func(i int) {
 		next := next[i]
 		for j := bound(i); j < bound(i+1); j++ {
@@ -109,6 +112,7 @@ func dedup(n int, count []uint64, adj []uint32) ([]uint64, []uint32, int) {
 		// lastSrc[v] remembers the latest source (plus one) that had an
 		// edge to v.
 		lastSrc := make([]uint32, n)
+		hugepages.Advise(lastSrc)
 		at := count[from[i]]
 		for u := from[i]; u < from[i+1]; u++ {
 			start[u] = at
@@ -170,6 +174,7 @@ func inCounts(n int, outStart []uint64, outAdj []uint32) (from []int, next [][]u
 	next = make([][]uint64, w)
 	parallel.For(w, func(i int) {
 		c := make([]uint64, n)
+		hugepages.Advise(c)
 		for _, v := range outAdj[outStart[from[i]]:outStart[from[i+1]]] {
 			c[v]++
 		}
@@ -184,6 +189,7 @@ func inCounts(n int, outStart []uint64, outAdj []uint32) (from []int, next [][]u
 func transpose(n int, outStart []uint64, outAdj []uint32) []uint32 {
 	from, next, _ := inCounts(n, outStart, outAdj)
 	adj := make([]uint32, len(outAdj))
+	hugepages.Advise(adj)
 	parallel.For(len(next), func(i int) {
 		next := next[i]
 		for u := from[i]; u < from[i+1]; u++ {

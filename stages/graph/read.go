@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/topicrank/topicrank/internal/hugepages"
 	"github.com/topicrank/topicrank/internal/parallel"
 )
 
@@ -57,6 +58,8 @@ func (er *edgeReader) grow(edges int) {
 	if cap(er.src) == 0 && er.read > 0 && er.size > er.read {
 		guess := int(float64(edges) * float64(er.size) / float64(er.read) * 1.05)
 		er.src, er.dst = make([]uint32, 0, guess), make([]uint32, 0, guess)
+		hugepages.Advise(er.src[:guess])
+		hugepages.Advise(er.dst[:guess])
 	}
 	from := len(er.src)
 	er.src, er.dst = slices.Grow(er.src, edges-from)[:edges], slices.Grow(er.dst, edges-from)[:edges]

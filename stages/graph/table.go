@@ -3,6 +3,8 @@ package graph
 import (
 	"errors"
 	"math"
+
+	"github.com/topicrank/topicrank/internal/hugepages"
 )
 
 // table interns the names of one hash partition: local ids in order of
@@ -102,7 +104,7 @@ func (t *table) grow() {
 	old := t.slots
 	t.slots = make([]slot, 2*len(old))
 	t.mask = uint64(len(t.slots)) - 1
-	adviseHugePages(t.slots)
+	hugepages.Advise(t.slots)
 	for _, s := range old {
 		if s.tag == 0 {
 			continue

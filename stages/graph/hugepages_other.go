@@ -1,5 +1,0 @@
-//go:build !linux
-
-package graph
-
-func adviseHugePages[T any](s []T) {}

@@ -61,6 +61,31 @@ func TestModelLearns(t *testing.T) {
 	}
 }
 
+// TestModelAdaGrad checks two AdaGrad steps by hand: a weight's step is
+// learnRate·g/(1+√Σg²), so a second equal gradient moves it less than the
+// first, while a weight seen for the first time takes a full first step.
+func TestModelAdaGrad(t *testing.T) {
+	m := newModel()
+	e := example{features: []uint32{5}, sim: 0} // one feature: norm 1
+	p := 1 / (1 + math.Exp(-priorBias))         // the untrained model's probability
+	m.learn(e, true)
+	g := 1 - p
+	want := learnRate * g / (1 + g)
+	if math.Abs(m.w[5]-want) > 1e-12 || math.Abs(m.bias-(priorBias+want)) > 1e-12 {
+		t.Fatalf("after one label: w %v bias %v, want %v and %v", m.w[5], m.bias, want, priorBias+want)
+	}
+	first := m.w[5]
+	m.learn(example{features: []uint32{5, 6}, sim: 0}, true)
+	z := priorBias + want + first/math.Sqrt(2) // before the second step: two features, norm 1/√2
+	g2 := (1 - 1/(1+math.Exp(-z))) / math.Sqrt(2)
+	if got, want := m.w[5]-first, learnRate*g2/(1+math.Sqrt(g*g+g2*g2)); math.Abs(got-want) > 1e-12 {
+		t.Errorf("second step of a seen weight %v, want %v", got, want)
+	}
+	if got, want := m.w[6], learnRate*g2/(1+g2); math.Abs(got-want) > 1e-12 {
+		t.Errorf("first step of a new weight %v, want %v", got, want)
+	}
+}
+
 // TestTunnel: links found past max_tunnel irrelevant pages in a row lose
 // priority, ×TunnelPenalty per page beyond; a relevant page ends the run.
 func TestTunnel(t *testing.T) {

@@ -39,15 +39,21 @@ func mirrorEpoch(t *testing.T, base string, n int) map[string]int {
 	return out
 }
 
-// TestBudgetedNightsOnDynamicMirror records three nights of revisit: all
-// on the dynamic mirror, then runs four budgeted dynamicity nights and
-// judges each against the mirror's true versions: the run is complete,
-// spends no more than its budget (as the mirror counted), carries the
-// pages it did not revisit with their old fetch time, and catches the
-// pages that changed since the night before far more often than the
-// budget's share would by chance.
+// TestBudgetedNightsOnDynamicMirror records four nights of revisit: all
+// on the dynamic mirror, then runs four budgeted nights of each policy
+// that uses change history and judges each against the mirror's true
+// versions: the run is complete, spends no more than its budget (as the
+// mirror counted), carries the pages it did not revisit with their old
+// fetch time, and catches the pages that changed since the night before
+// far more often than the budget's share would by chance.
 func TestBudgetedNightsOnDynamicMirror(t *testing.T) {
 	base := wikitest.Mirror(t, "-dynamic", "-closed")
+	for _, policy := range []string{"dynamicity", "freshness"} {
+		t.Run(policy, func(t *testing.T) { budgetedNights(t, base, policy) })
+	}
+}
+
+func budgetedNights(t *testing.T, base, policy string) {
 	r := testRunner(t, base)
 	job := testJob("dyn", 300)
 	job.Seeds, job.Topics, job.LinkScope = []string{"/wiki/Seattle"}, []string{"seattle"}, "prose"
@@ -63,7 +69,7 @@ func TestBudgetedNightsOnDynamicMirror(t *testing.T) {
 		versions = append(versions, mirrorEpoch(t, base, n))
 		j := job
 		if n >= 4 {
-			j.Revisit, j.MaxRequests = "dynamicity", 61 // a fifth of the pages, robots.txt included
+			j.Revisit, j.MaxRequests = policy, 61 // a fifth of the pages, robots.txt included
 		}
 		before := wikitest.Stats(t, base).Requests
 		m, err := r.Run(context.Background(), j)
@@ -101,7 +107,7 @@ func TestBudgetedNightsOnDynamicMirror(t *testing.T) {
 			continue
 		}
 		s := m.Revisit
-		if s == nil || s.Policy != "dynamicity" || s.Requests != spent || spent > 61 {
+		if s == nil || s.Policy != policy || s.Requests != spent || spent > 61 {
 			t.Fatalf("night %d: the mirror saw %d requests, the manifest says %+v", n, spent, s)
 		}
 		if s.Carried != carried || carried < 200 || s.Revisited+s.New+s.Carried+s.Deferred+m.Counts.Failed < m.Counts.Vertices {

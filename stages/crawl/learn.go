@@ -13,15 +13,16 @@ import (
 // no Go library does online sparse logistic regression better), trained
 // during the crawl on the crawl's own judgments by AdaGrad (each weight's
 // step shrinks with the gradients it has had: a term seen once moves as
-// far as the first label says, one seen on every page settles). Each fetched page labels
-// the links that led to it, relevant or not. A link's features are its
-// anchor's terms, the terms of the 20 words around it, its title's terms
-// (hashed into featureSpace weights), the similarity strategy's weight of
-// the link, the parent page's relevance and its depth. The similarity
-// weight enters with a prior weight, so the untrained model orders links
-// as similarity does; until minLabels labels exist the crawl uses the
-// similarity weight itself. Training happens in the crawl loop, in the
-// loop's order, so a crawl is deterministic at any concurrency.
+// far as the first label says, one seen on every page settles). Each
+// fetched page labels the links that led to it, relevant or not. A link's
+// features are its anchor's terms, the terms of the 20 words around it,
+// its title's terms (hashed into featureSpace weights), the similarity
+// strategy's weight of the link, the parent page's relevance and its
+// depth. The similarity weight enters with a prior weight, so the
+// untrained model orders links as similarity does; until minLabels labels
+// exist the crawl uses the similarity weight itself. Training happens in
+// the crawl loop, in the loop's order, so a crawl is deterministic at any
+// concurrency.
 const (
 	featureSpace = 1 << 18
 	minLabels    = 10

@@ -12,9 +12,9 @@ import (
 var rateMix = []struct{ share, rate float64 }{{0.02, 0.5}, {0.08, 0.2}, {0.2, 0.05}, {0.7, 0.01}}
 
 // simulate records nights of pages editing at the mix's rates, as
-// revisit: all runs would see them. The server's record starts before
-// nights before the first (the mirror's -epoch, or a real wiki's history):
-// Last-Modified dates reach back that far.
+// revisit: all runs would see them. The server's record starts `before`
+// nights before the first crawl (the mirror's -epoch, or a real wiki's
+// history): Last-Modified dates reach back that far.
 func simulate(seed uint64, pages, nights, before int) []Night {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	rates := make([]float64, pages)
@@ -103,8 +103,9 @@ func TestReplayPolicies(t *testing.T) {
 // TestReplayHundredthNight replays sixty nights of the mirror's mix, on
 // a server whose record starts with the first crawl and on one whose
 // pages carry ten nights of dates before it (as a real wiki's carry
-// years): freshness keeps more copies fresh than oldest-first all along
-// and catches over half of the next-night changes. Ordering by the
+// years): freshness keeps more copies fresh than oldest-first, on the
+// mean and over the last thirty nights, and catches over half of the
+// next-night changes. Ordering by the
 // allocation's frequency times staleness (the policy's earlier order)
 // starved the slow pages and fell below oldest-first here.
 func TestReplayHundredthNight(t *testing.T) {

@@ -26,5 +26,5 @@ func Advise[T any](s []T) {
 	skip := (huge - uintptr(base)%huge) % huge // to the first aligned huge page
 	n := (size - skip) &^ (huge - 1)
 	b := unsafe.Slice((*byte)(unsafe.Add(base, skip)), n)
-	_ = syscall.Madvise(b, 14) // MADV_HUGEPAGE
+	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE)
 }

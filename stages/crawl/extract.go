@@ -23,21 +23,7 @@ type Extractor struct {
 // relevance to the topic, and the links of the scope with the strategy's
 // weights.
 func (e Extractor) Extract(body []byte) Document {
-	x := extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
-	x.keepWords = e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned || e.Feedback
-	// One scan of the page gives the extractor its canonical, title and
-	// structure (and, outside the prose scope, its links) and the article.
-	x.noLinks = e.Scope == ScopeProse
-	var art *text.Article
-	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank || e.KeepText {
-		art = parseArticle(body, &x)
-	} else {
-		x.run(body)
-	}
-	x.noLinks = false
-	if e.Scope == ScopeProse {
-		x.runArticle(art)
-	}
+	x, art := e.read(body)
 	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure}
 	var page text.Vector
 	if art != nil {
@@ -51,15 +37,39 @@ func (e Extractor) Extract(body []byte) Document {
 			doc.Terms = pageTerms(page)
 		}
 	}
-	doc.Links, doc.Features = e.weigh(&x, page, doc.Relevance)
+	doc.Links, doc.Features = e.weigh(x, page, doc.Relevance)
 	return doc
+}
+
+// read scans the page once: the extractor gets its canonical, title,
+// structure and links, and the article (nil if nothing needs it) its
+// pieces.
+func (e Extractor) read(body []byte) (*extractor, *text.Article) {
+	x := &extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
+	x.keepWords = e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned || e.Feedback
+	x.noLinks = e.Scope == ScopeProse // the prose scope takes its links from the article
+	var art *text.Article
+	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank || e.KeepText {
+		art = parseArticle(body, x)
+	} else {
+		x.run(body)
+	}
+	x.noLinks = false
+	if e.Scope == ScopeProse {
+		x.runArticle(art)
+	}
+	return x, art
 }
 
 // runArticle feeds the article's pieces to the extractor: links that
 // count are one word each, other anchors are plain text.
 func (x *extractor) runArticle(a *text.Article) {
-	x.started = true
+	x.started, x.section = true, ""
 	for _, p := range a.Pieces {
+		if p.Heading && !x.inHeading {
+			x.section = "" // a new section
+		}
+		x.inHeading = p.Heading
 		key, ok := "", false
 		if p.Link {
 			key, ok = ArticleKey(p.Href, x.hosts)

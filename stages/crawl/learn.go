@@ -16,16 +16,21 @@ import (
 // far as the first label says, one seen on every page settles). Each
 // fetched page labels the links that led to it, relevant or not. A link's
 // features are its anchor's terms, the terms of the 20 words around it,
-// its title's terms (hashed into featureSpace weights), the similarity
-// strategy's weight of the link, the parent page's relevance and its
-// depth. The similarity weight enters with a prior weight, so the
-// untrained model orders links as similarity does; until minLabels labels
-// exist the crawl uses the similarity weight itself. Training happens in
-// the crawl loop, in the loop's order, so a crawl is deterministic at any
-// concurrency.
+// its title's terms and its section heading's terms (hashed into
+// featureSpace weights), the similarity strategy's weight of the link,
+// the parent page's relevance and its depth. The similarity weight enters
+// with a prior weight, so the untrained model orders links as similarity
+// does; until the model has minLabels labels, minRelevant of them
+// relevant, the crawl uses the similarity weight itself. Training happens
+// in the crawl loop, in the loop's order, so a crawl is deterministic at
+// any concurrency.
 const (
 	featureSpace = 1 << 18
-	minLabels    = 10
+	// The model takes over from the similarity weight once it has
+	// minLabels labels, minRelevant of them relevant: a model that has
+	// seen only irrelevant pages knows what to avoid, not what to seek.
+	minLabels   = 10
+	minRelevant = 5
 	// learnRate is AdaGrad's base step. 0.1–1 all did better than plain
 	// stochastic gradient at 0.2 (docs/learned.md); 0.3 did best on the
 	// eight topics of the table and on eight held out.
@@ -62,6 +67,21 @@ func linkFeatures(o occurrence, terms [][]string) []uint32 {
 	return slices.Compact(f)
 }
 
+// sectionFeatures adds to a link's term features the terms of the
+// heading of the section it sits in (one feature for the lead). Only the
+// learned strategy reads them: relevance feedback's cosine is over the
+// term features alone.
+func sectionFeatures(f []uint32, o occurrence) []uint32 {
+	if o.section == "" {
+		f = append(f, hashFeature("s|", "")) // the lead
+	}
+	for _, t := range text.TermList(o.section) {
+		f = append(f, hashFeature("s|", t))
+	}
+	slices.Sort(f)
+	return slices.Compact(f)
+}
+
 // example is one link as the model sees it.
 type example struct {
 	features  []uint32
@@ -78,6 +98,7 @@ type model struct {
 	wRel, wDepth float64
 	dense        [4]float64 // squared gradients of bias, wSim, wRel, wDepth
 	labels       int
+	relevant     int // labels that were relevant
 }
 
 func newModel() *model {
@@ -93,11 +114,13 @@ func (m *model) z(e example) float64 {
 	return z
 }
 
-// score is the link's priority: its similarity weight until the model has
-// minLabels labels, then the model's probability that it leads to a
-// relevant page.
+// trained reports whether the model has the labels to take over.
+func (m *model) trained() bool { return m.labels >= minLabels && m.relevant >= minRelevant }
+
+// score is the link's priority: its similarity weight until the model is
+// trained, then the model's probability that it leads to a relevant page.
 func (m *model) score(e example) float64 {
-	if m.labels < minLabels {
+	if !m.trained() {
 		return e.sim
 	}
 	return 1 / (1 + math.Exp(-m.z(e)))
@@ -119,6 +142,9 @@ func (m *model) learn(e example, relevant bool) {
 		step(&m.w[f], &m.g2[f], r*norm)
 	}
 	m.labels++
+	if relevant {
+		m.relevant++
+	}
 }
 
 // step moves weight w along gradient g (of the log-likelihood), by
@@ -157,7 +183,7 @@ func (l *learner) judged(key string, relevant bool, q *Queue) {
 		l.m.learn(e, relevant)
 	}
 	delete(l.pending, key)
-	if l.m.labels < minLabels {
+	if !l.m.trained() {
 		return
 	}
 	for n := 0; n < rescoreBudget && len(l.order) > 0; n++ {

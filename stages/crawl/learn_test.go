@@ -25,8 +25,8 @@ func TestQueueReweigh(t *testing.T) {
 	}
 }
 
-// TestModelLearns: before minLabels labels the score is the similarity
-// weight; after training, links sharing a relevant page's features score
+// TestModelLearns: before minLabels labels, minRelevant of them relevant,
+// the score is the similarity weight; after training, links sharing a relevant page's features score
 // above those sharing an irrelevant one's, whatever their similarity.
 func TestModelLearns(t *testing.T) {
 	l := newLearner()
@@ -34,6 +34,12 @@ func TestModelLearns(t *testing.T) {
 	bad := example{features: []uint32{7, 8, 9}, sim: 0.4}
 	if s := l.m.score(bad); s != 0.4 {
 		t.Errorf("untrained score %v, want the similarity weight 0.4", s)
+	}
+	for range minLabels {
+		l.m.learn(bad, false)
+	}
+	if s := l.m.score(bad); s != 0.4 {
+		t.Errorf("score after %d irrelevant labels %v, want the similarity weight 0.4", minLabels, s)
 	}
 	q := NewQueue()
 	for i := range 60 {
@@ -135,5 +141,18 @@ func TestFeedback(t *testing.T) {
 	without := f.blend(0.4, []uint32{hashFeature("c|", "opera")})
 	if !(with > 0.4 && without == 0.2) {
 		t.Errorf("blended priorities: %v with a feedback term, %v without (want 0.2)", with, without)
+	}
+}
+
+// TestSectionFeatures: the learned strategy's features hold the stems of
+// the link's section heading, or the lead's one feature.
+func TestSectionFeatures(t *testing.T) {
+	has := func(f []uint32, prefix, term string) bool { return slices.Contains(f, hashFeature(prefix, term)) }
+	f := sectionFeatures(nil, occurrence{key: "/wiki/CenturyLink_Field", section: "Professional sports"})
+	if !has(f, "s|", "profession") || !has(f, "s|", "sport") || has(f, "s|", "") || len(f) != 2 {
+		t.Errorf("features of a link under \"Professional sports\": %v", f)
+	}
+	if f := sectionFeatures(nil, occurrence{key: "/wiki/Port"}); len(f) != 1 || !has(f, "s|", "") {
+		t.Errorf("features of a link in the lead: %v", f)
 	}
 }

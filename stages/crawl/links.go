@@ -79,10 +79,11 @@ func Extract(body []byte, hosts []string, scope Scope, topics Topics) Document {
 // occurrence is a link's first occurrence: its word position, its anchor
 // text (folded) and whether the anchor or the URL names a topic.
 type occurrence struct {
-	key    string
-	pos    int
-	anchor string
-	named  bool
+	key     string
+	pos     int
+	anchor  string
+	named   bool
+	section string // the heading of the section it sits in; "" in the lead
 }
 
 type extractor struct {
@@ -115,6 +116,11 @@ type extractor struct {
 	pos    int
 	recent [][]byte
 	hits   [][2]int
+
+	// section is the text of the latest section heading (for the learned
+	// strategy's features); inHeading: its text is being read.
+	section   string
+	inHeading bool
 
 	inAnchor  bool   // reading the text of a counted link
 	anchor    []byte // its text so far
@@ -154,6 +160,17 @@ func (x *extractor) start(a atom.Atom, attrs attrFunc, selfClosing bool) {
 		if !x.noLinks && (x.scope == ScopeLegacy || x.contentDepth > 0) {
 			x.started = true
 		}
+	case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		if x.started && !x.noLinks {
+			x.inHeading, x.section = true, ""
+		}
+	case atom.Span:
+		if x.inHeading {
+			// The 2017 skin's edit link sits inside the heading.
+			if class, _ := attrs("class", ""); hasClass(class, "mw-editsection") {
+				x.inHeading = false
+			}
+		}
 	case atom.A:
 		x.closeAnchor()
 		if !x.started || x.ended {
@@ -176,6 +193,8 @@ func (x *extractor) end(a atom.Atom) {
 		x.inTitle = false
 	case atom.A:
 		x.closeAnchor()
+	case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		x.inHeading = false
 	case atom.Div:
 		if x.scope == ScopeBody && x.started && (x.divDepth == x.outputDepth || x.divDepth == x.contentDepth) {
 			x.ended = true
@@ -201,6 +220,9 @@ func (x *extractor) text(b []byte) {
 	if x.inAnchor {
 		x.anchor = append(x.anchor, b...)
 		return
+	}
+	if x.inHeading {
+		x.section += string(b)
 	}
 	if x.noLinks {
 		return // the words are read from the article
@@ -258,7 +280,7 @@ func (x *extractor) closeAnchor() {
 			x.fold = text.Fold(x.fold[:0], []byte(strings.ReplaceAll(key[len("/wiki/"):], "_", " ")))
 			named = x.topics.containedIn(string(x.fold))
 		}
-		x.links = append(x.links, occurrence{key, x.pos, anchor, named})
+		x.links = append(x.links, occurrence{key, x.pos, anchor, named, x.section})
 	}
 	x.recent = x.recent[:0] // an anchor breaks any phrase
 	x.pos++

@@ -125,3 +125,36 @@ func linkWeights(doc Document) []float64 {
 	}
 	return w
 }
+
+// A link's section is the heading above it, read the same way in every
+// scope and on both generations (the 2017 skin's edit link left out);
+// the lead's links have none.
+func TestLinkSections(t *testing.T) {
+	cases := []struct {
+		name    string
+		page    func(*testing.T) []byte
+		scope   Scope
+		key     string
+		section string
+	}{
+		{"2018 lead", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeProse, "/wiki/Port", ""},
+		{"2018 prose", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeProse, "/wiki/CenturyLink_Field", "Professional sports"},
+		{"2018 body", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeBody, "/wiki/Sports_in_Seattle", "Professional sports"},
+		{"2018 legacy", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeLegacy, "/wiki/Education_in_Seattle", "Education"},
+		{"2024 prose", func(t *testing.T) []byte { return wikitest.Modern(t, "Duck.html") }, ScopeProse, "/wiki/Muscovy_duck", "Breeding"},
+		{"2024 body", func(t *testing.T) []byte { return wikitest.Modern(t, "Duck.html") }, ScopeBody, "/wiki/Waterfowl_hunting", "Hunting"},
+		{"2026 Parsoid", func(t *testing.T) []byte { return wikitest.Modern(t, "Cat.html") }, ScopeProse, "/wiki/Digitigrade", "Ambulation"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x, _ := Extractor{Hosts: []string{"en.wikipedia.org"}, Scope: c.scope}.read(c.page(t))
+			i := slices.IndexFunc(x.links, func(o occurrence) bool { return o.key == c.key })
+			if i < 0 {
+				t.Fatalf("no link %s", c.key)
+			}
+			if got := x.links[i].section; got != c.section {
+				t.Errorf("%s is in section %q, want %q", c.key, got, c.section)
+			}
+		})
+	}
+}

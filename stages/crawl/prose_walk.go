@@ -15,6 +15,7 @@ type articleWalk struct {
 	started bool // the first paragraph has begun
 	drop    int  // depth of the dropped element being skipped; 0 none
 	anchor  int  // depth of the link whose text is being gathered; 0 none
+	heading int  // depth of the open section heading (h2–h6); 0 none
 	href    string
 	buf     []byte // the link's text
 	pieces  []text.Piece
@@ -38,6 +39,9 @@ func (w *articleWalk) start(a atom.Atom, id, class []byte, href string, depth in
 	if a == atom.P {
 		w.started = true
 	}
+	if w.heading == 0 && !void && text.IsHeading(a) {
+		w.heading = depth
+	}
 	if a == atom.A && w.started && !void {
 		w.anchor, w.href, w.buf = depth, href, w.buf[:0]
 	}
@@ -50,12 +54,15 @@ func (w *articleWalk) text(t []byte, depth int) {
 	case w.anchor > 0:
 		w.buf = append(w.buf, t...)
 	case w.started:
-		w.pieces = append(w.pieces, text.Piece{Text: string(t)})
+		w.pieces = append(w.pieces, text.Piece{Text: string(t), Heading: w.heading > 0})
 	}
 }
 
 // end handles the element at depth closing.
 func (w *articleWalk) end(depth int) {
+	if depth == w.heading {
+		w.heading = 0
+	}
 	switch depth {
 	case w.drop:
 		w.drop = 0

@@ -95,6 +95,9 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]L
 		links[i] = Link{Key: o.key, Weight: w}
 		if features != nil {
 			features[i] = linkFeatures(o, terms)
+			if e.Strategy == StrategyLearned {
+				features[i] = sectionFeatures(features[i], o)
+			}
 		}
 	}
 	return links, features

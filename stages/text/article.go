@@ -18,9 +18,10 @@ import (
 // Piece is one run of article text, or one link with its anchor text.
 // Every tag is a word boundary, so words never span two pieces.
 type Piece struct {
-	Text string // the text, or the link's anchor text
-	Href string // the link's href as written; "" for text
-	Link bool
+	Text    string // the text, or the link's anchor text
+	Href    string // the link's href as written; "" for text
+	Link    bool
+	Heading bool // text of a section heading (h2–h6)
 }
 
 // Article is the prose of a page in document order.
@@ -66,6 +67,7 @@ func Parse(page []byte) *Article {
 type walker struct {
 	a       *Article
 	started bool // the first paragraph has begun
+	heading int  // open h2–h6 elements
 }
 
 func (w *walker) walk(n *html.Node) {
@@ -73,7 +75,7 @@ func (w *walker) walk(n *html.Node) {
 		switch c.Type {
 		case html.TextNode:
 			if w.started {
-				w.a.Pieces = append(w.a.Pieces, Piece{Text: c.Data})
+				w.a.Pieces = append(w.a.Pieces, Piece{Text: c.Data, Heading: w.heading > 0})
 			}
 		case html.ElementNode:
 			if dropped.Match(c) {
@@ -86,9 +88,25 @@ func (w *walker) walk(n *html.Node) {
 				w.a.Pieces = append(w.a.Pieces, Piece{Text: innerText(c), Href: attr(c, "href"), Link: true})
 				continue
 			}
+			h := IsHeading(c.DataAtom)
+			if h {
+				w.heading++
+			}
 			w.walk(c)
+			if h {
+				w.heading--
+			}
 		}
 	}
+}
+
+// IsHeading reports whether a is a section heading's element (h2–h6).
+func IsHeading(a atom.Atom) bool {
+	switch a {
+	case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
 }
 
 // innerText is the text inside n, dropped parts left out.

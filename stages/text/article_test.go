@@ -28,7 +28,7 @@ func TestParseKeepsOnlyProse(t *testing.T) {
 	want := []Piece{
 		{Text: "X"}, {Text: " is a "}, {Text: "town", Href: "/wiki/Town", Link: true}, {Text: " on the "},
 		{Text: "river bank", Href: "/wiki/River", Link: true}, {Text: "."}, {Text: "\n"}, {Text: "\n"},
-		{Text: "History"}, {Text: "\n"}, {Text: "Founded in "}, {Text: "1850", Href: "/wiki/1850", Link: true}, {Text: "\n"},
+		{Text: "History", Heading: true}, {Text: "\n"}, {Text: "Founded in "}, {Text: "1850", Href: "/wiki/1850", Link: true}, {Text: "\n"},
 		{Text: "\n"}, {Text: "\n"}, {Text: "\n"},
 	}
 	if !reflect.DeepEqual(got, want) {

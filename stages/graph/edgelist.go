@@ -92,7 +92,7 @@ func readEdgeList(r io.Reader, opt ReadOptions, sz sizes) (*Graph, ReadStats, er
 		return nil, st, err
 	}
 	Release(len(er.src)) // what the tables' growth left behind
-	names, src, dst := er.finish()
+	names, src, dst := er.finish(st.Header)
 	if st.Header > len(names)+MaxIsolated(len(names)) {
 		if !opt.Lenient {
 			return nil, st, &SyntaxError{1, fmt.Sprintf("the header says %d vertices but the edges name %d: check the count (or pass -lenient to ignore it)", st.Header, len(names))}

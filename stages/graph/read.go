@@ -148,11 +148,13 @@ func (er *edgeReader) lineNamingVertex(k int, before [parts]int, pieces []*piece
 }
 
 // finish maps the interned ids of the edges to ids in order of first
-// mention, and returns the names by those ids. The names share one arena
+// mention, and returns the names by those ids, with room for the
+// unnamed vertices a header's count of vertices adds (as many as the
+// header may add). The names share one arena
 // (one allocation instead of one per name: 6.5 M names took 0.2 GB more
 // and half a second of allocations). The reader must not be used
 // afterwards.
-func (er *edgeReader) finish() (names []string, src, dst []uint32) {
+func (er *edgeReader) finish(vertices int) (names []string, src, dst []uint32) {
 	// Mark the endpoints that first named a vertex; a vertex's id is the
 	// number of marks before its own.
 	endpoints := 2 * uint64(len(er.src))
@@ -187,7 +189,7 @@ func (er *edgeReader) finish() (names []string, src, dst []uint32) {
 		off[i+1] += off[i]
 	}
 	arena := make([]byte, off[n])
-	names = make([]string, n)
+	names = make([]string, n, max(int(n), min(vertices, int(n)+MaxIsolated(int(n)))))
 	parallel.For(parts, func(p int) {
 		t := &er.tables[p]
 		for local, s := range t.names {

@@ -89,14 +89,29 @@ func (t *table) add(s *slot, name []byte, tg uint32, check uint64, at uint64) ui
 	}
 	id := uint32(len(t.names))
 	off := uint32(len(t.arena))
-	t.arena = append(t.arena, name...)
+	t.arena = append(double(t.arena, len(name)), name...)
 	*s = slot{tag: tg, id: id, check: check}
-	t.names = append(t.names, span{off, uint32(len(name))})
-	t.first = append(t.first, at)
+	t.names = append(double(t.names, 1), span{off, uint32(len(name))})
+	t.first = append(double(t.first, 1), at)
 	if 2*len(t.names) > len(t.slots) {
 		t.grow()
 	}
 	return id
+}
+
+// double returns s with room for n more, doubling its capacity when it
+// must grow. append grows a large slice by a quarter and clears the new
+// capacity, and every copy lands on fresh pages: growing the partitions'
+// arenas and lists that way was 5 of 54 CPU-seconds on a 155 M-edge
+// graph, most of it page faults. Memory made here is fresh from the
+// heap, and untouched capacity costs no resident memory.
+func double[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	d := make([]T, len(s), max(2*cap(s), len(s)+n, 64))
+	copy(d, s)
+	return d
 }
 
 // grow doubles the table.

@@ -67,17 +67,24 @@ func linkFeatures(o occurrence, terms [][]string) []uint32 {
 	return slices.Compact(f)
 }
 
-// sectionFeatures adds to a link's term features the terms of the
-// heading of the section it sits in (one feature for the lead). Only the
-// learned strategy reads them: relevance feedback's cosine is over the
-// term features alone.
-func sectionFeatures(f []uint32, o occurrence) []uint32 {
-	if o.section == "" {
-		f = append(f, hashFeature("s|", "")) // the lead
+// sectionFeatures returns the features of a section heading's terms
+// (one feature for the lead, whose heading is ""). Only the learned
+// strategy reads them: relevance feedback's cosine is over the term
+// features alone.
+func sectionFeatures(heading string) []uint32 {
+	if heading == "" {
+		return []uint32{hashFeature("s|", "")}
 	}
-	for _, t := range text.TermList(o.section) {
+	var f []uint32
+	for _, t := range text.TermList(heading) {
 		f = append(f, hashFeature("s|", t))
 	}
+	return f
+}
+
+// withSection adds a section's features to a link's.
+func withSection(f, section []uint32) []uint32 {
+	f = append(f, section...)
 	slices.Sort(f)
 	return slices.Compact(f)
 }

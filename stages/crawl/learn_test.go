@@ -148,11 +148,15 @@ func TestFeedback(t *testing.T) {
 // the link's section heading, or the lead's one feature.
 func TestSectionFeatures(t *testing.T) {
 	has := func(f []uint32, prefix, term string) bool { return slices.Contains(f, hashFeature(prefix, term)) }
-	f := sectionFeatures(nil, occurrence{key: "/wiki/CenturyLink_Field", section: "Professional sports"})
+	f := sectionFeatures("Professional sports")
 	if !has(f, "s|", "profession") || !has(f, "s|", "sport") || has(f, "s|", "") || len(f) != 2 {
-		t.Errorf("features of a link under \"Professional sports\": %v", f)
+		t.Errorf("features of the section \"Professional sports\": %v", f)
 	}
-	if f := sectionFeatures(nil, occurrence{key: "/wiki/Port"}); len(f) != 1 || !has(f, "s|", "") {
-		t.Errorf("features of a link in the lead: %v", f)
+	if f := sectionFeatures(""); len(f) != 1 || !has(f, "s|", "") {
+		t.Errorf("features of the lead: %v", f)
+	}
+	link := []uint32{hashFeature("a|", "stadium"), hashFeature("s|", "sport")}
+	if f := withSection(link, sectionFeatures("Sports")); len(f) != 2 || !slices.IsSorted(f) {
+		t.Errorf("a link's features with its section's: %v", f)
 	}
 }

@@ -118,7 +118,8 @@ type extractor struct {
 	hits   [][2]int
 
 	// section is the text of the latest section heading (for the learned
-	// strategy's features); inHeading: its text is being read.
+	// strategy's features), its first maxHeading bytes; inHeading: its
+	// text is being read.
 	section   string
 	inHeading bool
 
@@ -129,6 +130,10 @@ type extractor struct {
 	links     []occurrence
 	seen      map[string]bool
 }
+
+// maxHeading bounds the bytes of a section heading kept: a heading is a
+// few words, and a page could make one of megabytes.
+const maxHeading = 200
 
 // attrFunc returns the values of up to two attributes of the current tag.
 type attrFunc func(k1, k2 string) (v1, v2 string)
@@ -221,8 +226,8 @@ func (x *extractor) text(b []byte) {
 		x.anchor = append(x.anchor, b...)
 		return
 	}
-	if x.inHeading {
-		x.section += string(b)
+	if x.inHeading && len(x.section) < maxHeading {
+		x.section += string(b[:min(len(b), maxHeading-len(x.section))])
 	}
 	if x.noLinks {
 		return // the words are read from the article

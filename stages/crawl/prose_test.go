@@ -3,6 +3,7 @@ package crawl
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
@@ -156,5 +157,19 @@ func TestLinkSections(t *testing.T) {
 				t.Errorf("%s is in section %q, want %q", c.key, got, c.section)
 			}
 		})
+	}
+}
+
+// A heading of a megabyte keeps its first maxHeading bytes, in every
+// scope: its links' features stay small.
+func TestLongHeadingBounded(t *testing.T) {
+	page := `<div id="mw-content-text"><div class="mw-parser-output"><p>Lead <a href="/wiki/A">a</a>.</p>
+<h2>` + strings.Repeat("word ", 200_000) + `</h2><p><a href="/wiki/B">b</a></p></div></div>`
+	for _, scope := range []Scope{ScopeProse, ScopeBody, ScopeLegacy} {
+		x, _ := Extractor{Hosts: []string{"en.wikipedia.org"}, Scope: scope}.read([]byte(page))
+		i := slices.IndexFunc(x.links, func(o occurrence) bool { return o.key == "/wiki/B" })
+		if i < 0 || len(x.links[i].section) != maxHeading || !strings.HasPrefix(x.links[i].section, "word word") {
+			t.Errorf("scope %v: the link after the long heading is missing or its section is not bounded", scope)
+		}
 	}
 }

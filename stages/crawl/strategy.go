@@ -79,6 +79,8 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]L
 	if (similar || e.Feedback) && !e.Topic.Empty() {
 		terms = wordTerms(x.words)
 	}
+	var heading string // of the section whose features are section
+	var section []uint32
 	for i, o := range x.links {
 		var w float64
 		switch e.Strategy {
@@ -96,7 +98,10 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]L
 		if features != nil {
 			features[i] = linkFeatures(o, terms)
 			if e.Strategy == StrategyLearned {
-				features[i] = sectionFeatures(features[i], o)
+				if section == nil || o.section != heading { // links come section by section
+					heading, section = o.section, sectionFeatures(o.section)
+				}
+				features[i] = withSection(features[i], section)
 			}
 		}
 	}

@@ -25,9 +25,10 @@ func TestQueueReweigh(t *testing.T) {
 	}
 }
 
-// TestModelLearns: before minLabels labels, minRelevant of them relevant,
-// the score is the similarity weight; after training, links sharing a relevant page's features score
-// above those sharing an irrelevant one's, whatever their similarity.
+// TestModelLearns: before minLabels labels, minRelevant of them
+// relevant, the score is the similarity weight; after training, links
+// sharing a relevant page's features score above those sharing an
+// irrelevant one's, whatever their similarity.
 func TestModelLearns(t *testing.T) {
 	l := newLearner()
 	good := example{features: []uint32{1, 2, 3}, sim: 0.2}

@@ -148,12 +148,11 @@ func (er *edgeReader) lineNamingVertex(k int, before [parts]int, pieces []*piece
 }
 
 // finish maps the interned ids of the edges to ids in order of first
-// mention, and returns the names by those ids, with room for the
-// unnamed vertices a header's count of vertices adds (as many as the
-// header may add). The names share one arena
-// (one allocation instead of one per name: 6.5 M names took 0.2 GB more
-// and half a second of allocations). The reader must not be used
-// afterwards.
+// mention, and returns the names by those ids, with room for the unnamed
+// vertices a header's count of vertices adds (as many as it may add).
+// The names share one arena (one allocation instead of one per name: 6.5
+// M names took 0.2 GB more and half a second of allocations). The reader
+// must not be used afterwards.
 func (er *edgeReader) finish(vertices int) (names []string, src, dst []uint32) {
 	// Mark the endpoints that first named a vertex; a vertex's id is the
 	// number of marks before its own.

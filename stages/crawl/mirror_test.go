@@ -65,14 +65,19 @@ func TestMirrorSameGraphAtConcurrency1And8(t *testing.T) {
 }
 
 // With the mirror answering 429 above 5 requests a second, a crawl limited
-// to 4 is never throttled.
+// to 2.5 is never throttled. The margin is for the machine, not the
+// limiter: on a loaded machine (CI's race-enabled tests), a request
+// started on time can reach the server a few hundred milliseconds late,
+// next to the one after it, and a crawl at 4 once arrived as 6 in a
+// second. The limiter's own bound is exact
+// (TestLimiterNeverExceedsRateInAnySecond).
 func TestMirrorRateLimitNeverThrottled(t *testing.T) {
 	if testing.Short() {
-		t.Skip("takes about 20 s by design")
+		t.Skip("takes about 25 s by design")
 	}
 	base := wikitest.Mirror(t, "-max-rps", "5")
-	res := run(t, seattle(base, 80, 4, 4))
-	checkInvariants(t, res, 80)
+	res := run(t, seattle(base, 60, 4, 2.5))
+	checkInvariants(t, res, 60)
 	st := wikitest.Stats(t, base)
 	if st.Throttled != 0 || st.Statuses["429"] != 0 || st.MaxRequestsIn1s > 5 || st.RobotsViolations != 0 {
 		t.Errorf("mirror stats %+v", st)

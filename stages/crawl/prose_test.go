@@ -131,6 +131,8 @@ func linkWeights(doc Document) []float64 {
 // scope and on both generations (the 2017 skin's edit link left out);
 // the lead's links have none.
 func TestLinkSections(t *testing.T) {
+	seattle := func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }
+	duck := func(t *testing.T) []byte { return wikitest.Modern(t, "Duck.html") }
 	cases := []struct {
 		name    string
 		page    func(*testing.T) []byte
@@ -138,12 +140,12 @@ func TestLinkSections(t *testing.T) {
 		key     string
 		section string
 	}{
-		{"2018 lead", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeProse, "/wiki/Port", ""},
-		{"2018 prose", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeProse, "/wiki/CenturyLink_Field", "Professional sports"},
-		{"2018 body", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeBody, "/wiki/Sports_in_Seattle", "Professional sports"},
-		{"2018 legacy", func(t *testing.T) []byte { return wikitest.Page(t, "Seattle") }, ScopeLegacy, "/wiki/Education_in_Seattle", "Education"},
-		{"2024 prose", func(t *testing.T) []byte { return wikitest.Modern(t, "Duck.html") }, ScopeProse, "/wiki/Muscovy_duck", "Breeding"},
-		{"2024 body", func(t *testing.T) []byte { return wikitest.Modern(t, "Duck.html") }, ScopeBody, "/wiki/Waterfowl_hunting", "Hunting"},
+		{"2018 lead", seattle, ScopeProse, "/wiki/Port", ""},
+		{"2018 prose", seattle, ScopeProse, "/wiki/CenturyLink_Field", "Professional sports"},
+		{"2018 body", seattle, ScopeBody, "/wiki/Sports_in_Seattle", "Professional sports"},
+		{"2018 legacy", seattle, ScopeLegacy, "/wiki/Education_in_Seattle", "Education"},
+		{"2024 prose", duck, ScopeProse, "/wiki/Muscovy_duck", "Breeding"},
+		{"2024 body", duck, ScopeBody, "/wiki/Waterfowl_hunting", "Hunting"},
 		{"2026 Parsoid", func(t *testing.T) []byte { return wikitest.Modern(t, "Cat.html") }, ScopeProse, "/wiki/Digitigrade", "Ambulation"},
 	}
 	for _, c := range cases {

@@ -19,6 +19,9 @@ func TestRevisitValidation(t *testing.T) {
 		{"    max_requests: 50\n", `jobs.yaml:7: job "j": max_requests: 50 cannot cover a first crawl with revisit: all`},
 		{"    revisit: freshness\n", `jobs.yaml:7: job "j": revisit: freshness needs a budget`},
 		{"    revisit: freshness\n    max_requests: 20\n    new_share: 1\n", `jobs.yaml:9: job "j": new_share: 1 must be in [0,1)`},
+		// An unknown policy does not hide the budget's own errors.
+		{"    revisit: fresh\n    max_requests: 0\n", `jobs.yaml:8: job "j": max_requests: 0 must be at least 1`},
+		{"    revisit: fresh\n    max_duration: 1ms\n", `jobs.yaml:8: job "j": max_duration: 1ms is shorter`},
 	} {
 		_, err := ParseConfig("jobs.yaml", []byte(head+c.yaml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -159,14 +159,13 @@ const MinRequestTime = 30 * time.Second
 
 // validateRevisit checks the revisit policy and the budget.
 func (d *decoder) validateRevisit(j *Job, bad func(field, format string, args ...any)) {
-	policy := revisit.All
+	policy, known := revisit.All, true
 	if j.Revisit != "" {
 		p, err := revisit.ParsePolicy(j.Revisit, false)
 		if err != nil {
 			bad("revisit", "%v", err)
-			return
 		}
-		policy = p
+		policy, known = p, err == nil
 	}
 	if _, set := d.lines["max_requests"]; set && j.MaxRequests < 1 {
 		bad("max_requests", "%d must be at least 1 (leave it out for no limit)", j.MaxRequests)
@@ -178,6 +177,9 @@ func (d *decoder) validateRevisit(j *Job, bad func(field, format string, args ..
 	}
 	if j.NewShare != nil && !(*j.NewShare >= 0 && *j.NewShare < 1) {
 		bad("new_share", "%v must be in [0,1)", *j.NewShare)
+	}
+	if !known {
+		return // the checks below depend on the policy
 	}
 	if policy == revisit.All && j.MaxRequests > 0 && j.MaxRequests < j.MaxPages+1 {
 		bad("max_requests", "%d cannot cover a first crawl with revisit: all (max_pages %d and robots.txt take %d): raise it, or choose a policy (revisit: dynamicity, adaptive or freshness)",

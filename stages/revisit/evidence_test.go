@@ -19,17 +19,7 @@ import (
 func pastOracleRecall(seed uint64, before, nights int, rates bool) float64 {
 	const pages, budget = 1000, 200
 	rng := rand.New(rand.NewPCG(seed, 7))
-	rate := make([]float64, pages)
-	for i := range rate {
-		u, acc := rng.Float64(), 0.0
-		rate[i] = rateMix[len(rateMix)-1].rate
-		for _, c := range rateMix {
-			if acc += c.share; u < acc {
-				rate[i] = c.rate
-				break
-			}
-		}
-	}
+	rate := drawRates(rng, pages)
 	last := before + nights
 	edited := make([][]bool, pages) // edited[i][e]: page i edited at epoch e
 	for i := range edited {

@@ -11,12 +11,8 @@ import (
 // mode (its dynamic.go): share of pages, chance of an edit per night.
 var rateMix = []struct{ share, rate float64 }{{0.02, 0.5}, {0.08, 0.2}, {0.2, 0.05}, {0.7, 0.01}}
 
-// simulate records nights of pages editing at the mix's rates, as
-// revisit: all runs would see them. The server's record starts `before`
-// nights before the first crawl (the mirror's -epoch, or a real wiki's
-// history): Last-Modified dates reach back that far.
-func simulate(seed uint64, pages, nights, before int) []Night {
-	rng := rand.New(rand.NewPCG(seed, 1))
+// drawRates draws each page's chance of an edit a night from the mix.
+func drawRates(rng *rand.Rand, pages int) []float64 {
 	rates := make([]float64, pages)
 	for i := range rates {
 		u, acc := rng.Float64(), 0.0
@@ -28,6 +24,16 @@ func simulate(seed uint64, pages, nights, before int) []Night {
 			}
 		}
 	}
+	return rates
+}
+
+// simulate records nights of pages editing at the mix's rates, as
+// revisit: all runs would see them. The server's record starts `before`
+// nights before the first crawl (the mirror's -epoch, or a real wiki's
+// history): Last-Modified dates reach back that far.
+func simulate(seed uint64, pages, nights, before int) []Night {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	rates := drawRates(rng, pages)
 	edits := make([]int, pages)
 	last := make([]int, pages) // day of the last edit, as Last-Modified gives it (0: the record's start)
 	for day := 1; day <= before; day++ {

@@ -80,8 +80,14 @@ type Job struct {
 	MaxRequests int           `json:"max_requests,omitempty"`
 	MaxDuration time.Duration `json:"max_duration,omitempty"`
 	NewShare    *float64      `json:"new_share,omitempty"`
-	Line        int           `json:"-"` // where the job starts in jobs.yaml
+	// SearchIndex false publishes runs without a search index (nil: with
+	// one): for jobs that only want ranks and tables.
+	SearchIndex *bool `json:"search_index,omitempty"`
+	Line        int   `json:"-"` // where the job starts in jobs.yaml
 }
+
+// Indexed reports whether the job's runs get a search index.
+func (j Job) Indexed() bool { return j.SearchIndex == nil || *j.SearchIndex }
 
 // Digest is a stable hash of the job's settings, recorded in manifests so
 // that runs made with different settings can be told apart.
@@ -336,6 +342,7 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 		"max_requests":    field("max_requests", &j.MaxRequests),
 		"max_duration":    field("max_duration", &j.MaxDuration),
 		"new_share":       field("new_share", &j.NewShare),
+		"search_index":    field("search_index", &j.SearchIndex),
 		"politeness": func(n *yaml.Node) {
 			d.mapping(n, ctx, map[string]func(*yaml.Node){
 				"max_rps":     field("politeness.max_rps", &j.MaxRPS),

@@ -147,3 +147,22 @@ func TestTopicPagesResolveAgainstConfig(t *testing.T) {
 		t.Errorf("topicTexts = %q, %v", texts, err)
 	}
 }
+
+// TestSearchIndexSetting: search_index defaults to on, a job may turn it
+// off, and a value that is not a boolean is an error naming its line.
+func TestSearchIndexSetting(t *testing.T) {
+	head := "defaults:\n  user_agent: \"t/1 (ops@example.org)\"\njobs:\n  - name: j\n    seeds: [/wiki/A]\n"
+	for yaml, want := range map[string]bool{"": true, "    search_index: true\n": true, "    search_index: false\n": false} {
+		cfg, err := ParseConfig("jobs.yaml", []byte(head+yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", yaml, err)
+		}
+		if got := cfg.Jobs[0].Indexed(); got != want {
+			t.Errorf("%q: indexed %v, want %v", yaml, got, want)
+		}
+	}
+	_, err := ParseConfig("jobs.yaml", []byte(head+"    search_index: sometimes\n"))
+	if err == nil || !strings.Contains(err.Error(), `jobs.yaml:6: job "j": search_index:`) {
+		t.Errorf("search_index: sometimes: %v", err)
+	}
+}

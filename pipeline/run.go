@@ -298,7 +298,7 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 	var files []publish.File
 	var err error
 	m.timed("publish", func() { files, err = publish.Write(tmp, in) })
-	if err == nil {
+	if err == nil && m.Config.Indexed() {
 		var index []publish.File
 		m.timed("index", func() { index, err = buildIndex(tmp, in) })
 		files = append(files, index...)

@@ -179,6 +179,32 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 	}
 }
 
+// TestRunWithoutSearchIndex: search_index: false publishes the tables
+// and no index, and the manifest lists exactly what is on disk.
+func TestRunWithoutSearchIndex(t *testing.T) {
+	w := wikitest.New(t, 100)
+	r := testRunner(t, w.URL())
+	j, off := testJob("tennis", 50), false
+	j.SearchIndex = &off
+	m, err := r.Run(context.Background(), j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.OutDir, "tennis", m.RunID)
+	got := verifyRun(t, dir)
+	for _, f := range got.Files {
+		if strings.HasPrefix(f.Path, indexDir+"/") {
+			t.Errorf("search_index: false, but the manifest lists %s", f.Path)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, indexDir)); !os.IsNotExist(err) {
+		t.Errorf("search_index: false, but %s/%s: %v", dir, indexDir, err)
+	}
+	if _, ok := m.StageSeconds["index"]; ok {
+		t.Errorf("an index stage was timed: %v", m.StageSeconds)
+	}
+}
+
 // A partial run is published and says so, but LATEST stays on the last
 // complete run and the runner reports failure.
 func TestRunPartialKeepsLatest(t *testing.T) {

@@ -58,7 +58,7 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{qe.Error()}
 	case errors.Is(err, search.ErrNoIndex):
 		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Invalid,
-			Err: fmt.Errorf("run %s (%s) has no search index: it was published before topicrank indexed runs; search a newer run or run the job again", m.RunID, dir)}
+			Err: fmt.Errorf("run %s (%s) has no search index: its job has search_index: false, or it was published before topicrank indexed runs; search a run made with an index", m.RunID, dir)}
 	case err != nil:
 		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Failed, Err: err}
 	}

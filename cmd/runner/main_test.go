@@ -245,11 +245,18 @@ func TestRankHostileInputs(t *testing.T) {
 	g := filepath.Join(dir, "g.txt")
 	os.WriteFile(g, []byte("2\na b\n"), 0o644)
 	outDir := filepath.Join(dir, "out")
-	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", outDir, "-edge-list", "zstd"); code != 2 || !strings.Contains(stderr, `-edge-list "zstd"`) {
-		t.Errorf("-edge-list zstd: exit %d, %s", code, stderr)
+	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", outDir, "-edge-list", "xz"); code != 2 || !strings.Contains(stderr, `-edge-list "xz"`) {
+		t.Errorf("-edge-list xz: exit %d, %s", code, stderr)
 	}
 	if _, err := os.Stat(outDir); !os.IsNotExist(err) {
-		t.Errorf("-edge-list zstd wrote %s: %v", outDir, err)
+		t.Errorf("-edge-list xz wrote %s: %v", outDir, err)
+	}
+	// -edge-list zstd writes graph.txt.zst, which rank reads back as it is.
+	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", outDir, "-edge-list", "zstd"); code != 0 {
+		t.Fatalf("-edge-list zstd: exit %d, %s", code, stderr)
+	}
+	if code, stdout, stderr := runner(t, "rank", "-graph", filepath.Join(outDir, "graph.txt.zst"), "-format", "json"); code != 0 || !strings.Contains(stdout, `"b"`) {
+		t.Errorf("rank of graph.txt.zst: exit %d, %s %s", code, stdout, stderr)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

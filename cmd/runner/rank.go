@@ -22,7 +22,7 @@ import (
 
 func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rank", stderr)
-	file := fs.String("graph", "", "edge-list file, gzip-compressed or not; - for standard input; or Parquet edges (x.parquet, or a glob of them) (required)")
+	file := fs.String("graph", "", "edge-list file, gzip- or zstd-compressed or not; - for standard input; or Parquet edges (x.parquet, or a glob of them) (required)")
 	dumpDir := fs.String("dump", "", "rank a wiki from its SQL dumps in this directory (*-page.sql.gz, *-pagelinks.sql.gz, *-redirect.sql.gz, *-linktarget.sql.gz) instead of -graph")
 	vertices := fs.String("vertices", "", "with Parquet edges: a vertices table (vertex_id and page, e.g. a run's degrees.parquet) naming integer ids and fixing the vertices and their order")
 	epsilons := fs.String("epsilon", "0.01,0.005", "comma-separated L1 stopping thresholds")
@@ -30,7 +30,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	top := fs.Int("top", 10, "length of the top lists")
 	format := fs.String("format", "text", "output format: text or json")
 	out := fs.String("out", "", "also write degrees, edges and ranks as Parquet into this directory")
-	edgeList := fs.String("edge-list", "plain", "with -out: the edge list as graph.txt (plain), graph.txt.gz (gzip, read by rank and by DuckDB's read_csv) or none")
+	edgeList := fs.String("edge-list", "plain", "with -out: the edge list as graph.txt (plain), graph.txt.gz (gzip) or graph.txt.zst (zstd), both read by rank and by DuckDB's read_csv, or none")
 	lenient := fs.Bool("lenient", false, "accept vertices beyond the header's count")
 	noHeader := fs.Bool("no-header", false, "the file has no vertex-count line (SNAP, Wikispeedia)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole command to this file (read it with go tool pprof)")
@@ -45,8 +45,8 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"-graph FILE (or -dump DIR) is required"}
 	case !(*beta > 0 && *beta < 1):
 		return usageError{fmt.Sprintf("-beta %v: must be in (0,1)", *beta)}
-	case *edgeList != "plain" && *edgeList != "gzip" && *edgeList != "none":
-		return usageError{fmt.Sprintf("-edge-list %q: want plain, gzip or none", *edgeList)}
+	case *edgeList != "plain" && *edgeList != "gzip" && *edgeList != "zstd" && *edgeList != "none":
+		return usageError{fmt.Sprintf("-edge-list %q: want plain, gzip, zstd or none", *edgeList)}
 	case *top < 1:
 		return usageError{fmt.Sprintf("-top %d: must be at least 1", *top)}
 	case *format != "text" && *format != "json":
@@ -70,7 +70,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		NoHeader: *noHeader,
 		Progress: func(done, total int64) { rep.Work(task, done, total) },
 	}
-	mode := map[string]publish.EdgeListMode{"plain": publish.EdgeListPlain, "gzip": publish.EdgeListGzip, "none": publish.EdgeListNone}[*edgeList]
+	mode := map[string]publish.EdgeListMode{"plain": publish.EdgeListPlain, "gzip": publish.EdgeListGzip, "zstd": publish.EdgeListZstd, "none": publish.EdgeListNone}[*edgeList]
 	start := time.Now()
 	var g *graph.Graph
 	var st graph.ReadStats

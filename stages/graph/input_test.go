@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // pipe yields n bytes of c in 64 KiB reads, as a pipe does, and counts
@@ -61,36 +63,76 @@ func TestHostileInputs(t *testing.T) {
 	}
 }
 
-// A gzip bomb stops at the expansion bound; a truncated stream says so
-// (not "vertex beyond the header"); a done context stops reading.
-func TestInputGuards(t *testing.T) {
-	var bomb bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
-	zw.Write([]byte("1000\n"))
-	for range 1 << 10 {
-		zw.Write(bytes.Repeat([]byte("a b\n"), 1<<14)) // 64 MiB in all
-	}
-	zw.Close()
-	counted := &countingReader{r: bytes.NewReader(bomb.Bytes())}
-	zr, _ := gzip.NewReader(counted)
-	_, _, err := ReadEdgeList(&gunzipReader{zr: zr, in: counted, floor: 1 << 20, ratio: 100}, ReadOptions{})
-	if err == nil || !strings.Contains(err.Error(), "expands more than 100-fold") {
-		t.Errorf("bomb: %v", err)
-	}
+// compressors make gzip and zstd streams, as SNAP ships edge lists and
+// rank -out -edge-list gzip|zstd writes them.
+var compressors = map[string]func(w io.Writer, best bool) io.WriteCloser{
+	"gzip": func(w io.Writer, best bool) io.WriteCloser {
+		zw, _ := gzip.NewWriterLevel(w, map[bool]int{false: gzip.DefaultCompression, true: gzip.BestCompression}[best])
+		return zw
+	},
+	"zstd": func(w io.Writer, best bool) io.WriteCloser {
+		zw, _ := zstd.NewWriter(w, zstd.WithEncoderLevel(map[bool]zstd.EncoderLevel{false: zstd.SpeedFastest, true: zstd.SpeedBestCompression}[best]))
+		return zw
+	},
+}
 
-	var gz bytes.Buffer
-	zw = gzip.NewWriter(&gz)
-	zw.Write([]byte("2\na b\nb a\n"))
-	zw.Close()
-	for cut := 12; cut < gz.Len(); cut++ {
-		r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(gz.Bytes()[:cut]))
-		if err != nil {
-			continue // the header itself is cut
+// A gzip or zstd bomb stops at the expansion bound; a truncated stream
+// says so (not "vertex beyond the header"); either format is read as it
+// is; a done context stops reading.
+func TestInputGuards(t *testing.T) {
+	for format, compress := range compressors {
+		var bomb bytes.Buffer
+		zw := compress(&bomb, true)
+		zw.Write([]byte("1000\n"))
+		for range 1 << 10 {
+			zw.Write(bytes.Repeat([]byte("a b\n"), 1<<14)) // 64 MiB in all
 		}
+		zw.Close()
+		r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(bomb.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.(*decompressed).floor, r.(*decompressed).ratio = 1<<20, 100
 		_, _, err = ReadEdgeList(r, ReadOptions{})
 		done()
-		if err == nil || !strings.Contains(err.Error(), "truncated") {
-			t.Errorf("cut at %d of %d: %v, want a truncated gzip stream", cut, gz.Len(), err)
+		if err == nil || !strings.Contains(err.Error(), format+" input expands more than 100-fold") {
+			t.Errorf("%s bomb: %v", format, err)
+		}
+
+		var z bytes.Buffer
+		zw = compress(&z, false)
+		zw.Write([]byte("3\na b\nb a\nc a\n"))
+		zw.Close()
+		r, done, err = OpenInput(context.Background(), "-", bytes.NewReader(z.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _, err := ReadEdgeList(r, ReadOptions{})
+		done()
+		if err != nil || g.NumEdges() != 3 || g.Name(2) != "c" {
+			t.Errorf("%s: %v", format, err)
+		}
+		for cut := 12; cut < z.Len(); cut++ {
+			r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(z.Bytes()[:cut]))
+			if err != nil {
+				continue // the header itself is cut
+			}
+			_, _, err = ReadEdgeList(r, ReadOptions{})
+			done()
+			if err == nil || !strings.Contains(err.Error(), "truncated") {
+				t.Errorf("%s cut at %d of %d: %v, want a truncated stream", format, cut, z.Len(), err)
+			}
+		}
+	}
+
+	// A zstd frame that asks for a 1 GiB window is refused before any is
+	// allocated.
+	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 20 << 3, 0x01, 0x00, 0x00, 'a'}
+	if r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(frame)); err == nil {
+		_, _, err = ReadEdgeList(r, ReadOptions{})
+		done()
+		if err == nil || !strings.Contains(err.Error(), "asks for a window over 128 MiB") {
+			t.Errorf("a 1 GiB zstd window: %v", err)
 		}
 	}
 

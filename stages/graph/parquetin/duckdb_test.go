@@ -3,17 +3,17 @@
 package parquetin
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	_ "github.com/marcboeker/go-duckdb" // real DuckDB, for tests only
+
+	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/rank"
 )
 
 // What DuckDB exports reads as our own tables do: a text pair, integer
@@ -49,11 +49,19 @@ func TestReadDuckDBExports(t *testing.T) {
 	if got, _, err = Read(context.Background(), ids, ""); err != nil || got.NumEdges() != g.NumEdges() || got.Name(0) != "0" {
 		t.Errorf("ids alone: %v, first vertex %q", err, got.Name(0))
 	}
-	// rank -out -edge-list gzip's graph.txt.gz, as DuckDB's read_csv reads it.
-	var lines int
-	if err := db.QueryRow(fmt.Sprintf(`SELECT count(*) FROM read_csv('%s', skip = 1, delim = ' ', header = false, columns = {'src': 'VARCHAR', 'dst': 'VARCHAR'})`,
-		gzipped(t, filepath.Join(dir, "graph.txt")))).Scan(&lines); err != nil || lines != g.NumEdges() {
-		t.Errorf("DuckDB read %d lines of graph.txt.gz (%v), want %d", lines, err, g.NumEdges())
+	// rank -out -edge-list gzip's graph.txt.gz and -edge-list zstd's
+	// graph.txt.zst, as DuckDB's read_csv reads them.
+	for name, mode := range map[string]publish.EdgeListMode{"graph.txt.gz": publish.EdgeListGzip, "graph.txt.zst": publish.EdgeListZstd} {
+		out := t.TempDir()
+		if _, err := publish.Write(out, &publish.Input{Job: "rank", RunID: "r", Graph: g, Ranks: rank.PageRank(g, 0.85, []float64{1e-9}), EdgeList: mode}); err != nil {
+			t.Fatal(err)
+		}
+		var lines int
+		var first string
+		if err := db.QueryRow(fmt.Sprintf(`SELECT count(*), min(src) FROM read_csv('%s', skip = 1, delim = ' ', header = false, columns = {'src': 'VARCHAR', 'dst': 'VARCHAR'})`,
+			filepath.Join(out, name))).Scan(&lines, &first); err != nil || lines != g.NumEdges() || first != "/wiki/A" {
+			t.Errorf("DuckDB read %d lines of %s, first source %q (%v), want %d", lines, name, first, err, g.NumEdges())
+		}
 	}
 	for _, c := range []struct{ name, query, want string }{
 		{"null.parquet", "SELECT * FROM (VALUES ('/wiki/A', '/wiki/B'), (NULL, '/wiki/C')) t(src, dst)", "row 2: a null src"},
@@ -65,22 +73,4 @@ func TestReadDuckDBExports(t *testing.T) {
 			t.Errorf("%s: %v, want %q and the file named", c.name, err, c.want)
 		}
 	}
-}
-
-// gzipped writes path's bytes gzip-compressed beside it, as rank -out
-// -edge-list gzip does, and returns the new file.
-func gzipped(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	zw.Close()
-	if err := os.WriteFile(path+".gz", buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path + ".gz"
 }

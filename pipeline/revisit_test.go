@@ -87,8 +87,9 @@ type nights struct {
 	fetchedAt map[string]int
 }
 
-// run runs night n of job and returns the pages it fetched, the number
-// it carried and the requests the mirror saw.
+// run runs night n of job, checks that its manifest counts the requests
+// the mirror saw, and returns the pages it fetched, the number it carried
+// and the manifest.
 func (rec *nights) run(t *testing.T, r *Runner, db *sql.DB, base string, job Job, n int) (refetched map[string]bool, carried int, m *Manifest) {
 	t.Helper()
 	rec.versions = append(rec.versions[:n], mirrorEpoch(t, base, n))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -74,9 +75,9 @@ func OpenInput(ctx context.Context, path string, stdin io.Reader) (io.Reader, fu
 	return watch(ctx, &decompressed{format: format, r: zr, in: counted, floor: expansionFloor, ratio: maxExpansion}), closeInput, nil
 }
 
-// maxZstdWindow bounds a zstd frame's window (zstd's own default limit
-// is 8 MiB for decoders that must cope with anything; writers at their
-// fastest levels use 4 MiB or less).
+// maxZstdWindow bounds a zstd frame's window, the memory decoding it
+// takes (the format asks decoders to accept at least 8 MiB; writers at
+// fast levels use less).
 const maxZstdWindow = 128 << 20
 
 // compression names the compression an input's first bytes announce:
@@ -91,14 +92,16 @@ func compression(magic []byte) string {
 	return ""
 }
 
+// countingReader counts what a decompressor has read. The count is
+// atomic: zstd's decoder reads ahead from goroutines of its own.
 type countingReader struct {
 	r io.Reader
-	n int64
+	n atomic.Int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	c.n += int64(n)
+	c.n.Add(int64(n))
 	return n, err
 }
 
@@ -115,9 +118,9 @@ type decompressed struct {
 func (d *decompressed) Read(p []byte) (int, error) {
 	n, err := d.r.Read(p)
 	d.out += int64(n)
-	if d.out > d.floor && d.out > d.ratio*d.in.n {
+	if in := d.in.n.Load(); d.out > d.floor && d.out > d.ratio*in {
 		return n, fmt.Errorf("%s input expands more than %d-fold (%d MiB from %d KiB): not an edge list (a compression bomb?)",
-			d.format, d.ratio, d.out>>20, d.in.n>>10)
+			d.format, d.ratio, d.out>>20, in>>10)
 	}
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):

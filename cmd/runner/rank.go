@@ -38,6 +38,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	eps, err := parseEpsilons(*epsilons)
+	mode, knownMode := map[string]publish.EdgeListMode{"plain": publish.EdgeListPlain, "gzip": publish.EdgeListGzip, "zstd": publish.EdgeListZstd, "none": publish.EdgeListNone}[*edgeList]
 	switch {
 	case err != nil:
 		return err
@@ -45,7 +46,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{"-graph FILE (or -dump DIR) is required"}
 	case !(*beta > 0 && *beta < 1):
 		return usageError{fmt.Sprintf("-beta %v: must be in (0,1)", *beta)}
-	case *edgeList != "plain" && *edgeList != "gzip" && *edgeList != "zstd" && *edgeList != "none":
+	case !knownMode:
 		return usageError{fmt.Sprintf("-edge-list %q: want plain, gzip, zstd or none", *edgeList)}
 	case *top < 1:
 		return usageError{fmt.Sprintf("-top %d: must be at least 1", *top)}
@@ -70,7 +71,6 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		NoHeader: *noHeader,
 		Progress: func(done, total int64) { rep.Work(task, done, total) },
 	}
-	mode := map[string]publish.EdgeListMode{"plain": publish.EdgeListPlain, "gzip": publish.EdgeListGzip, "zstd": publish.EdgeListZstd, "none": publish.EdgeListNone}[*edgeList]
 	start := time.Now()
 	var g *graph.Graph
 	var st graph.ReadStats

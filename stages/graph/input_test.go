@@ -128,17 +128,19 @@ func TestInputGuards(t *testing.T) {
 	// A zstd frame that asks for a 1 GiB window is refused before any is
 	// allocated.
 	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 20 << 3, 0x01, 0x00, 0x00, 'a'}
-	if r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(frame)); err == nil {
-		_, _, err = ReadEdgeList(r, ReadOptions{})
-		done()
-		if err == nil || !strings.Contains(err.Error(), "asks for a window over 128 MiB") {
-			t.Errorf("a 1 GiB zstd window: %v", err)
-		}
+	r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(frame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = ReadEdgeList(r, ReadOptions{})
+	done()
+	if err == nil || !strings.Contains(err.Error(), "asks for a window over 128 MiB") {
+		t.Errorf("a 1 GiB zstd window: %v", err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, done, err := OpenInput(ctx, "-", strings.NewReader("2\na b\n"))
+	r, done, err = OpenInput(ctx, "-", strings.NewReader("2\na b\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
@@ -129,6 +130,7 @@ func (rec *nights) run(t *testing.T, r *Runner, db *sql.DB, base string, job Job
 
 // budgeted runs nights 4 to 7 under policy, from the recorded nights.
 func (rec nights) budgeted(t *testing.T, r *Runner, db *sql.DB, base string, job Job, policy string) {
+	rec.versions = slices.Clip(rec.versions) // this policy's nights append to a copy, not to the recorded ones' array
 	fetchedAt := maps.Clone(rec.fetchedAt)
 	job.Revisit, job.MaxRequests = policy, 61 // a fifth of the pages, robots.txt included
 	catch, caught := 0, 0

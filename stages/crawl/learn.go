@@ -37,7 +37,8 @@ const (
 	learnRate = 0.3
 	// rescoreBudget frontier links are scored again after each label,
 	// round-robin: the frontier follows the model without a full re-sort
-	// per page.
+	// per page. A queued page is also scored again as each further link
+	// to it is found.
 	rescoreBudget = 64
 	// parentLabels bounds the links (from different parents) kept per
 	// frontier page as its labels' features.
@@ -201,16 +202,25 @@ func (l *learner) judged(key string, relevant bool, q *Queue) {
 				return
 			}
 		}
-		k := l.order[l.cursor]
+		l.rescore(l.order[l.cursor], q)
 		l.cursor++
-		if ex := l.pending[k]; ex != nil {
-			best := 0.0
-			for _, e := range ex {
-				best = max(best, l.m.score(e))
-			}
-			q.Reweigh(k, best)
-		}
 	}
+}
+
+// rescore gives a frontier page the model's score of the best link found
+// to it so far. It is called for a page the round-robin reaches, and for a
+// queued page as each further link to it is found, so that a better link
+// found later counts at once.
+func (l *learner) rescore(key string, q *Queue) {
+	ex := l.pending[key]
+	if ex == nil || !l.m.trained() {
+		return
+	}
+	best := 0.0
+	for _, e := range ex {
+		best = max(best, l.m.score(e))
+	}
+	q.Reweigh(key, best)
 }
 
 // hashFeature is a term's feature id under a prefix (a|, c|, t|).

@@ -161,3 +161,31 @@ func TestSectionFeatures(t *testing.T) {
 		t.Errorf("a link's features with its section's: %v", f)
 	}
 }
+
+// TestLaterLinkRaisesFrontierPage: once the model is trained, a queued
+// page takes the score of a better link found to it later, at once; an
+// untrained model leaves the first link's weight (the similarity weight)
+// in place.
+func TestLaterLinkRaisesFrontierPage(t *testing.T) {
+	for _, trained := range []bool{false, true} {
+		l := newLearner()
+		if trained {
+			l.m.labels, l.m.relevant = minLabels, minRelevant
+		}
+		q := NewQueue()
+		weak, strong := example{sim: 0.1}, example{sim: 0.9}
+		q.Add("k", l.found("k", weak))
+		q.Add("other", 0.5)
+		if q.Add("k", l.found("k", strong)) {
+			t.Fatal("a queued page was added twice")
+		}
+		l.rescore("k", q)
+		k, w := q.Extract()
+		switch {
+		case trained && (k != "k" || w != l.m.score(strong)):
+			t.Errorf("trained: first %q at %v, want k at %v", k, w, l.m.score(strong))
+		case !trained && (k != "other" || w != 0.5):
+			t.Errorf("untrained: first %q at %v, want other at 0.5 (k keeps its first weight)", k, w)
+		}
+	}
+}

@@ -322,7 +322,9 @@ func (c *crawler) enqueue(uid uint32, doc Document) {
 	for i, l := range links {
 		keys[i] = l.Key
 		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) && c.admissible(l.Key, depth) {
-			c.queue.Add(l.Key, c.priority(uid, l, featuresOf(doc, i)))
+			if w := c.priority(uid, l, featuresOf(doc, i)); !c.queue.Add(l.Key, w) && c.learn != nil {
+				c.learn.rescore(l.Key, c.queue)
+			}
 		}
 	}
 	c.queue.Bound(c.cfg.MaxFrontier)

@@ -96,6 +96,7 @@ type example struct {
 	sim       float64 // the similarity strategy's weight
 	parentRel float64
 	depth     int
+	over      int // irrelevant pages beyond max_tunnel on the path to the link
 }
 
 // model is the online logistic regression. Each weight has the sum of
@@ -173,54 +174,40 @@ type learner struct {
 
 func newLearner() *learner { return &learner{m: newModel(), pending: map[string][]example{}} }
 
-// found notes a link to a frontier page and returns its priority.
-func (l *learner) found(key string, e example) float64 {
+// found notes a link to a frontier page.
+func (l *learner) found(key string, e example) {
 	if _, ok := l.pending[key]; !ok {
 		l.order = append(l.order, key)
 	}
 	if len(l.pending[key]) < parentLabels {
 		l.pending[key] = append(l.pending[key], e)
 	}
-	return l.m.score(e)
 }
 
-// judged trains on a fetched page's label and re-scores part of the
-// frontier.
-func (l *learner) judged(key string, relevant bool, q *Queue) {
+// judged trains on a fetched page's label and returns the frontier pages
+// to score again: rescoreBudget of them, round-robin, once the model is
+// trained.
+func (l *learner) judged(key string, relevant bool) []string {
 	for _, e := range l.pending[key] {
 		l.m.learn(e, relevant)
 	}
 	delete(l.pending, key)
 	if !l.m.trained() {
-		return
+		return nil
 	}
+	var due []string
 	for n := 0; n < rescoreBudget && len(l.order) > 0; n++ {
 		if l.cursor >= len(l.order) {
 			l.cursor = 0
 			l.order = slices.DeleteFunc(l.order, func(k string) bool { return l.pending[k] == nil })
 			if len(l.order) == 0 {
-				return
+				break
 			}
 		}
-		l.rescore(l.order[l.cursor], q)
+		due = append(due, l.order[l.cursor])
 		l.cursor++
 	}
-}
-
-// rescore gives a frontier page the model's score of the best link found
-// to it so far. It is called for a page the round-robin reaches, and for a
-// queued page as each further link to it is found, so that a better link
-// found later counts at once.
-func (l *learner) rescore(key string, q *Queue) {
-	ex := l.pending[key]
-	if ex == nil || !l.m.trained() {
-		return
-	}
-	best := 0.0
-	for _, e := range ex {
-		best = max(best, l.m.score(e))
-	}
-	q.Reweigh(key, best)
+	return due
 }
 
 // hashFeature is a term's feature id under a prefix (a|, c|, t|).

@@ -43,6 +43,7 @@ func TestModelLearns(t *testing.T) {
 		t.Errorf("score after %d irrelevant labels %v, want the similarity weight 0.4", minLabels, s)
 	}
 	q := NewQueue()
+	c := &crawler{learn: l, queue: q}
 	for i := range 60 {
 		key := string(rune('A' + i))
 		if i%2 == 0 {
@@ -51,7 +52,7 @@ func TestModelLearns(t *testing.T) {
 			l.found(key, bad)
 		}
 		q.Add(key, 0)
-		l.judged(key, i%2 == 0, q)
+		c.judgedBy(key, i%2 == 0)
 	}
 	if g, b := l.m.score(good), l.m.score(bad); !(g > 0.5 && b < 0.5) {
 		t.Errorf("trained scores: good %v, bad %v", g, b)
@@ -62,7 +63,7 @@ func TestModelLearns(t *testing.T) {
 	q.Add("bad", 0)
 	l.found("bad", bad)
 	l.found("good", good)
-	l.judged("other", true, q)
+	c.judgedBy("other", true)
 	if k, _ := q.Extract(); k != "good" {
 		t.Errorf("first out %s, want good", k)
 	}
@@ -162,30 +163,54 @@ func TestSectionFeatures(t *testing.T) {
 	}
 }
 
+// judgedBy trains c's learner on a label and re-scores what it returns,
+// as the crawl loop does.
+func (c *crawler) judgedBy(key string, relevant bool) {
+	for _, k := range c.learn.judged(key, relevant) {
+		c.rescore(k)
+	}
+}
+
 // TestLaterLinkRaisesFrontierPage: once the model is trained, a queued
-// page takes the score of a better link found to it later, at once; an
+// page takes the priority of a better link found to it later, at once,
+// and a link past max_tunnel keeps its penalty when re-scored; an
 // untrained model leaves the first link's weight (the similarity weight)
 // in place.
 func TestLaterLinkRaisesFrontierPage(t *testing.T) {
 	for _, trained := range []bool{false, true} {
-		l := newLearner()
+		c := &crawler{learn: newLearner(), queue: NewQueue()}
 		if trained {
-			l.m.labels, l.m.relevant = minLabels, minRelevant
+			c.learn.m.labels, c.learn.m.relevant = minLabels, minRelevant
 		}
-		q := NewQueue()
-		weak, strong := example{sim: 0.1}, example{sim: 0.9}
-		q.Add("k", l.found("k", weak))
-		q.Add("other", 0.5)
-		if q.Add("k", l.found("k", strong)) {
-			t.Fatal("a queued page was added twice")
+		weak, strong, tunnelled := example{sim: 0.1}, example{sim: 0.9}, example{sim: 0.95, over: 1}
+		c.learn.found("k", weak)
+		c.queue.Add("k", c.adjust(c.learn.m.score(weak), weak))
+		c.queue.Add("other", 0.5)
+		c.learn.found("t", tunnelled)
+		c.queue.Add("t", 0)
+		c.learn.found("k", strong)
+		c.learn.found("k", tunnelled)
+		c.rescore("k")
+		c.rescore("t")
+		got := map[string]float64{}
+		var order []string
+		for c.queue.Len() > 0 {
+			k, w := c.queue.Extract()
+			got[k] = w
+			order = append(order, k)
 		}
-		l.rescore("k", q)
-		k, w := q.Extract()
-		switch {
-		case trained && (k != "k" || w != l.m.score(strong)):
-			t.Errorf("trained: first %q at %v, want k at %v", k, w, l.m.score(strong))
-		case !trained && (k != "other" || w != 0.5):
-			t.Errorf("untrained: first %q at %v, want other at 0.5 (k keeps its first weight)", k, w)
+		if !trained {
+			if !slices.Equal(order, []string{"other", "k", "t"}) || got["k"] != 0.1 {
+				t.Errorf("untrained: %v %v, want k to keep its first weight 0.1", order, got)
+			}
+			continue
+		}
+		m := c.learn.m
+		if got["k"] != m.score(strong) || order[0] != "k" {
+			t.Errorf("trained: %v %v, want k first at %v", order, got, m.score(strong))
+		}
+		if want := m.score(tunnelled) * TunnelPenalty; got["t"] != want {
+			t.Errorf("trained: t at %v, want %v (its tunnel penalty kept)", got["t"], want)
 		}
 	}
 }

@@ -323,7 +323,7 @@ func (c *crawler) enqueue(uid uint32, doc Document) {
 		keys[i] = l.Key
 		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) && c.admissible(l.Key, depth) {
 			if w := c.priority(uid, l, featuresOf(doc, i)); !c.queue.Add(l.Key, w) && c.learn != nil {
-				c.learn.rescore(l.Key, c.queue)
+				c.rescore(l.Key)
 			}
 		}
 	}

@@ -7,29 +7,62 @@ import "math"
 const TunnelPenalty = 0.1
 
 // priority is the weight a link of vertex uid enters the queue with: the
-// strategy's weight (or the learned model's score), lowered when the path
-// to uid has passed through more than MaxTunnel irrelevant pages in a row.
+// strategy's weight (or the learned model's score), blended with relevance
+// feedback's, and lowered when the path to uid has passed through more
+// than MaxTunnel irrelevant pages in a row.
 func (c *crawler) priority(uid uint32, l Link, features []uint32) float64 {
-	p := &c.res.Pages[uid]
-	w := l.Weight
 	if c.cfg.Oracle != nil {
 		return c.cfg.Oracle[l.Key]
 	}
+	p := &c.res.Pages[uid]
+	over := c.tunnel(uid, l.Key)
 	if c.learn != nil {
-		w = c.learn.found(l.Key, example{features: features, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth})
+		e := example{features: features, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over}
+		c.learn.found(l.Key, e)
+		return c.adjust(c.learn.m.score(e), e)
 	}
+	return c.adjust(l.Weight, example{features: features, over: over})
+}
+
+// adjust applies relevance feedback's blend and the tunnel penalty to a
+// link's weight.
+func (c *crawler) adjust(w float64, e example) float64 {
 	if c.fb != nil {
-		w = c.fb.blend(w, features)
+		w = c.fb.blend(w, e.features)
 	}
-	if c.cfg.MaxTunnel != nil {
-		if _, ok := c.parentRun[l.Key]; !ok {
-			c.parentRun[l.Key] = c.run[uid]
-		}
-		if over := c.run[uid] - *c.cfg.MaxTunnel; over > 0 {
-			w *= math.Pow(TunnelPenalty, float64(over))
-		}
+	if e.over > 0 {
+		w *= math.Pow(TunnelPenalty, float64(e.over))
 	}
 	return w
+}
+
+// tunnel returns how many irrelevant pages in a row the path to vertex
+// uid has passed through beyond MaxTunnel (0 without max_tunnel), and
+// notes the run a path through key would start from.
+func (c *crawler) tunnel(uid uint32, key string) int {
+	if c.cfg.MaxTunnel == nil {
+		return 0
+	}
+	if _, ok := c.parentRun[key]; !ok {
+		c.parentRun[key] = c.run[uid]
+	}
+	return max(c.run[uid]-*c.cfg.MaxTunnel, 0)
+}
+
+// rescore gives a queued page the best priority of the links found to it
+// so far, under the learned model as it is now: after each label for the
+// pages the learner picks, and for a queued page as each further link to
+// it is found, so that a better link found later counts at once.
+func (c *crawler) rescore(key string) {
+	ex := c.learn.pending[key]
+	if ex == nil || !c.learn.m.trained() {
+		return
+	}
+	best := 0.0
+	for _, e := range ex {
+		best = max(best, c.adjust(c.learn.m.score(e), e))
+	}
+	c.queue.Reweigh(key, best)
 }
 
 // judged takes in a processed page's relevance: the learned model's
@@ -41,7 +74,9 @@ func (c *crawler) judged(key string, uid uint32, usable bool, doc Document) {
 	}
 	if c.learn != nil {
 		if usable {
-			c.learn.judged(key, p.Relevant, c.queue)
+			for _, k := range c.learn.judged(key, p.Relevant) {
+				c.rescore(k)
+			}
 		} else {
 			delete(c.learn.pending, key)
 		}

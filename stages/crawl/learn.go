@@ -70,8 +70,9 @@ func linkFeatures(o occurrence, terms [][]string) []uint32 {
 
 // sectionFeatures returns the features of a section heading's terms
 // (one feature for the lead, whose heading is ""). Only the learned
-// strategy reads them: relevance feedback's cosine is over the term
-// features alone.
+// strategy adds them to a link's features. Relevance feedback's added
+// terms never match them, but with learned they count in a link's length
+// in feedback's cosine, which is therefore a little lower there.
 func sectionFeatures(heading string) []uint32 {
 	if heading == "" {
 		return []uint32{hashFeature("s|", "")}

@@ -37,7 +37,7 @@ func (e Extractor) Extract(body []byte) Document {
 			doc.Terms = pageTerms(page)
 		}
 	}
-	doc.Links, doc.Features = e.weigh(x, page, doc.Relevance)
+	doc.Links, doc.Features, doc.Sections = e.weigh(x, page, doc.Relevance)
 	return doc
 }
 

@@ -70,9 +70,7 @@ func linkFeatures(o occurrence, terms [][]string) []uint32 {
 
 // sectionFeatures returns the features of a section heading's terms
 // (one feature for the lead, whose heading is ""). Only the learned
-// strategy adds them to a link's features. Relevance feedback's added
-// terms never match them, but with learned they count in a link's length
-// in feedback's cosine, which is therefore a little lower there.
+// strategy reads them.
 func sectionFeatures(heading string) []uint32 {
 	if heading == "" {
 		return []uint32{hashFeature("s|", "")}
@@ -84,20 +82,25 @@ func sectionFeatures(heading string) []uint32 {
 	return f
 }
 
-// withSection adds a section's features to a link's.
-func withSection(f, section []uint32) []uint32 {
-	f = append(f, section...)
-	slices.Sort(f)
-	return slices.Compact(f)
-}
+// linkHashes are a link's hashed features: its terms' (linkFeatures),
+// which relevance feedback's cosine also reads, and its section heading's
+// (sectionFeatures), which only the learned model reads.
+type linkHashes struct{ terms, section []uint32 }
 
 // example is one link as the model sees it.
 type example struct {
-	features  []uint32
-	sim       float64 // the similarity strategy's weight
+	features  []uint32 // the link's term features
+	section   []uint32 // its section heading's
+	sim       float64  // the similarity strategy's weight
 	parentRel float64
 	depth     int
 	over      int // irrelevant pages beyond max_tunnel on the path to the link
+}
+
+// norm scales the hashed features' weights: one over the root of their
+// number.
+func (e example) norm() float64 {
+	return 1 / math.Sqrt(float64(max(len(e.features)+len(e.section), 1)))
 }
 
 // model is the online logistic regression. Each weight has the sum of
@@ -117,8 +120,11 @@ func newModel() *model {
 
 func (m *model) z(e example) float64 {
 	z := m.bias + m.wSim*e.sim + m.wRel*e.parentRel + m.wDepth*math.Log1p(float64(e.depth))
-	norm := 1 / math.Sqrt(float64(max(len(e.features), 1)))
+	norm := e.norm()
 	for _, f := range e.features {
+		z += m.w[f] * norm
+	}
+	for _, f := range e.section {
 		z += m.w[f] * norm
 	}
 	return z
@@ -147,8 +153,11 @@ func (m *model) learn(e example, relevant bool) {
 	step(&m.wSim, &m.dense[1], r*e.sim)
 	step(&m.wRel, &m.dense[2], r*e.parentRel)
 	step(&m.wDepth, &m.dense[3], r*math.Log1p(float64(e.depth)))
-	norm := 1 / math.Sqrt(float64(max(len(e.features), 1)))
+	norm := e.norm()
 	for _, f := range e.features {
+		step(&m.w[f], &m.g2[f], r*norm)
+	}
+	for _, f := range e.section {
 		step(&m.w[f], &m.g2[f], r*norm)
 	}
 	m.labels++

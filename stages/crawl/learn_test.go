@@ -4,6 +4,9 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+	"github.com/topicrank/topicrank/stages/text"
 )
 
 func TestQueueReweigh(t *testing.T) {
@@ -103,22 +106,22 @@ func TestTunnel(t *testing.T) {
 	l := Link{Weight: 0.5}
 	c.judged("/wiki/S", 0, true, Document{}) // the seed, irrelevant: a run of 1
 	l.Key = "/wiki/A"
-	if w := c.priority(0, l, nil); w != 0.5 {
+	if w := c.priority(0, l, linkHashes{}); w != 0.5 {
 		t.Errorf("after one irrelevant page: %v, want 0.5", w)
 	}
 	c.judged("/wiki/A", 1, true, Document{}) // a run of 2
 	l.Key = "/wiki/B"
-	if w := c.priority(1, l, nil); w != 0.5*TunnelPenalty {
+	if w := c.priority(1, l, linkHashes{}); w != 0.5*TunnelPenalty {
 		t.Errorf("after two: %v, want %v", w, 0.5*TunnelPenalty)
 	}
 	c.judged("/wiki/B", 2, true, Document{}) // 3
 	l.Key = "/wiki/C"
-	if w := c.priority(2, l, nil); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
+	if w := c.priority(2, l, linkHashes{}); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
 		t.Errorf("after three: %v", w)
 	}
 	c.judged("/wiki/C", 3, true, Document{}) // relevant: 0
 	l.Key = "/wiki/D"
-	if w := c.priority(3, l, nil); w != 0.5 {
+	if w := c.priority(3, l, linkHashes{}); w != 0.5 {
 		t.Errorf("after a relevant page: %v, want 0.5", w)
 	}
 }
@@ -156,10 +159,6 @@ func TestSectionFeatures(t *testing.T) {
 	}
 	if f := sectionFeatures(""); len(f) != 1 || !has(f, "s|", "") {
 		t.Errorf("features of the lead: %v", f)
-	}
-	link := []uint32{hashFeature("a|", "stadium"), hashFeature("s|", "sport")}
-	if f := withSection(link, sectionFeatures("Sports")); len(f) != 2 || !slices.IsSorted(f) {
-		t.Errorf("a link's features with its section's: %v", f)
 	}
 }
 
@@ -212,5 +211,32 @@ func TestLaterLinkRaisesFrontierPage(t *testing.T) {
 		if want := m.score(tunnelled) * TunnelPenalty; got["t"] != want {
 			t.Errorf("trained: t at %v, want %v (its tunnel penalty kept)", got["t"], want)
 		}
+	}
+}
+
+// TestSectionsApartFromTerms: under the learned strategy a link's section
+// features sit in Document.Sections, apart from the term features that
+// relevance feedback's cosine reads; other strategies have none.
+func TestSectionsApartFromTerms(t *testing.T) {
+	page := wikitest.Page(t, "Seattle")
+	topic := text.NewTopic([]string{"sports"}, nil)
+	x := Extractor{Hosts: []string{"en.wikipedia.org"}, Scope: ScopeProse, Topic: topic, Strategy: StrategyLearned, Feedback: true}
+	doc := x.Extract(page)
+	i := slices.IndexFunc(doc.Links, func(l Link) bool { return l.Key == "/wiki/CenturyLink_Field" })
+	if i < 0 || len(doc.Sections) != len(doc.Links) || len(doc.Features) != len(doc.Links) {
+		t.Fatalf("link at %d; %d links, %d sections, %d features", i, len(doc.Links), len(doc.Sections), len(doc.Features))
+	}
+	section := sectionFeatures("Professional sports")
+	if !slices.Equal(doc.Sections[i], section) {
+		t.Errorf("section features %v, want %v", doc.Sections[i], section)
+	}
+	for _, f := range section {
+		if slices.Contains(doc.Features[i], f) {
+			t.Errorf("term features %v hold section feature %d", doc.Features[i], f)
+		}
+	}
+	x.Strategy = StrategySimilarity
+	if doc := x.Extract(page); doc.Sections != nil || doc.Features == nil {
+		t.Errorf("similarity with feedback: %d sections, %d features; want none and some", len(doc.Sections), len(doc.Features))
 	}
 }

@@ -53,6 +53,10 @@ type Document struct {
 	// link's hashed features: its anchor's terms, the terms around it, its
 	// title's (learn.go); nil otherwise.
 	Features [][]uint32 `json:",omitempty"`
+	// Sections are, for the learned strategy, the hashed terms of each
+	// link's section heading (learn.go), kept apart from Features, which
+	// relevance feedback's cosine reads; nil otherwise.
+	Sections [][]uint32 `json:",omitempty"`
 	// Terms are the page's most frequent terms, for relevance feedback.
 	Terms []TermShare `json:",omitempty"`
 	// Relevance is the cosine similarity of the article's text to the

@@ -362,12 +362,15 @@ func (c *crawler) report() {
 	})
 }
 
-// featuresOf returns the hashed features of the document's i-th link
-// (nil if it has none: extracted without the learned strategy or
-// feedback).
-func featuresOf(doc Document, i int) []uint32 {
+// featuresOf returns the hashed features of doc's i'th link (none if
+// the document has none).
+func featuresOf(doc Document, i int) linkHashes {
+	var f linkHashes
 	if i < len(doc.Features) {
-		return doc.Features[i]
+		f.terms = doc.Features[i]
 	}
-	return nil
+	if i < len(doc.Sections) {
+		f.section = doc.Sections[i]
+	}
+	return f
 }

@@ -10,18 +10,18 @@ const TunnelPenalty = 0.1
 // strategy's weight (or the learned model's score), blended with relevance
 // feedback's, and lowered when the path to uid has passed through more
 // than MaxTunnel irrelevant pages in a row.
-func (c *crawler) priority(uid uint32, l Link, features []uint32) float64 {
+func (c *crawler) priority(uid uint32, l Link, h linkHashes) float64 {
 	if c.cfg.Oracle != nil {
 		return c.cfg.Oracle[l.Key]
 	}
 	p := &c.res.Pages[uid]
 	over := c.tunnel(uid, l.Key)
 	if c.learn != nil {
-		e := example{features: features, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over}
+		e := example{features: h.terms, section: h.section, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over}
 		c.learn.found(l.Key, e)
 		return c.adjust(c.learn.m.score(e), e)
 	}
-	return c.adjust(l.Weight, example{features: features, over: over})
+	return c.adjust(l.Weight, example{features: h.terms, over: over})
 }
 
 // adjust applies relevance feedback's blend and the tunnel penalty to a

@@ -21,7 +21,7 @@ func extractWithTokenizer(body []byte, hosts []string, scope Scope, topics Topic
 		switch tt {
 		case html.ErrorToken:
 			x.closeAnchor()
-			links, _ := Extractor{Topics: topics}.weigh(&x, nil, 0)
+			links, _, _ := Extractor{Topics: topics}.weigh(&x, nil, 0)
 			return Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: links, Structure: x.structure}
 		case html.TextToken:
 			x.text(z.Text())

@@ -54,14 +54,17 @@ const (
 	contextWords = 10
 )
 
-// weigh gives each link found by x its weight under the strategy (and,
-// for the learned strategy, its features). page is the article's term
+// weigh gives each link found by x its weight under the strategy, its
+// term features for the learned strategy and relevance feedback, and its
+// section's features for the learned strategy. page is the article's term
 // vector and relevance its similarity to the topic.
-func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]Link, [][]uint32) {
-	links := make([]Link, len(x.links))
-	var features [][]uint32
+func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) (links []Link, features, sections [][]uint32) {
+	links = make([]Link, len(x.links))
 	if e.Strategy == StrategyLearned || e.Feedback {
 		features = make([][]uint32, len(x.links))
+	}
+	if e.Strategy == StrategyLearned {
+		sections = make([][]uint32, len(x.links))
 	}
 	var top map[string]bool
 	if e.Strategy == StrategyWordRank {
@@ -97,15 +100,15 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) ([]L
 		links[i] = Link{Key: o.key, Weight: w}
 		if features != nil {
 			features[i] = linkFeatures(o, terms)
-			if e.Strategy == StrategyLearned {
-				if section == nil || o.section != heading { // links come section by section
-					heading, section = o.section, sectionFeatures(o.section)
-				}
-				features[i] = withSection(features[i], section)
+		}
+		if sections != nil {
+			if section == nil || o.section != heading { // links come section by section: they share it
+				heading, section = o.section, sectionFeatures(o.section)
 			}
+			sections[i] = section
 		}
 	}
-	return links, features
+	return links, features, sections
 }
 
 // wordTerms returns the terms of each recorded word (an anchor counts as

@@ -89,9 +89,8 @@ type linkHashes struct{ terms, section []uint32 }
 
 // example is one link as the model sees it.
 type example struct {
-	features  []uint32 // the link's term features
-	section   []uint32 // its section heading's
-	sim       float64  // the similarity strategy's weight
+	linkHashes
+	sim       float64 // the similarity strategy's weight
 	parentRel float64
 	depth     int
 	over      int // irrelevant pages beyond max_tunnel on the path to the link
@@ -100,7 +99,7 @@ type example struct {
 // norm scales the hashed features' weights: one over the root of their
 // number.
 func (e example) norm() float64 {
-	return 1 / math.Sqrt(float64(max(len(e.features)+len(e.section), 1)))
+	return 1 / math.Sqrt(float64(max(len(e.terms)+len(e.section), 1)))
 }
 
 // model is the online logistic regression. Each weight has the sum of
@@ -121,11 +120,10 @@ func newModel() *model {
 func (m *model) z(e example) float64 {
 	z := m.bias + m.wSim*e.sim + m.wRel*e.parentRel + m.wDepth*math.Log1p(float64(e.depth))
 	norm := e.norm()
-	for _, f := range e.features {
-		z += m.w[f] * norm
-	}
-	for _, f := range e.section {
-		z += m.w[f] * norm
+	for _, hashes := range [...][]uint32{e.terms, e.section} {
+		for _, f := range hashes {
+			z += m.w[f] * norm
+		}
 	}
 	return z
 }
@@ -154,11 +152,10 @@ func (m *model) learn(e example, relevant bool) {
 	step(&m.wRel, &m.dense[2], r*e.parentRel)
 	step(&m.wDepth, &m.dense[3], r*math.Log1p(float64(e.depth)))
 	norm := e.norm()
-	for _, f := range e.features {
-		step(&m.w[f], &m.g2[f], r*norm)
-	}
-	for _, f := range e.section {
-		step(&m.w[f], &m.g2[f], r*norm)
+	for _, hashes := range [...][]uint32{e.terms, e.section} {
+		for _, f := range hashes {
+			step(&m.w[f], &m.g2[f], r*norm)
+		}
 	}
 	m.labels++
 	if relevant {

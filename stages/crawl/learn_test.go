@@ -34,8 +34,8 @@ func TestQueueReweigh(t *testing.T) {
 // irrelevant one's, whatever their similarity.
 func TestModelLearns(t *testing.T) {
 	l := newLearner()
-	good := example{features: []uint32{1, 2, 3}, sim: 0.2}
-	bad := example{features: []uint32{7, 8, 9}, sim: 0.4}
+	good := example{linkHashes: linkHashes{terms: []uint32{1, 2, 3}}, sim: 0.2}
+	bad := example{linkHashes: linkHashes{terms: []uint32{7, 8, 9}}, sim: 0.4}
 	if s := l.m.score(bad); s != 0.4 {
 		t.Errorf("untrained score %v, want the similarity weight 0.4", s)
 	}
@@ -77,8 +77,8 @@ func TestModelLearns(t *testing.T) {
 // first, while a weight seen for the first time takes a full first step.
 func TestModelAdaGrad(t *testing.T) {
 	m := newModel()
-	e := example{features: []uint32{5}, sim: 0} // one feature: norm 1
-	p := 1 / (1 + math.Exp(-priorBias))         // the untrained model's probability
+	e := example{linkHashes: linkHashes{terms: []uint32{5}}, sim: 0} // one feature: norm 1
+	p := 1 / (1 + math.Exp(-priorBias))                              // the untrained model's probability
 	m.learn(e, true)
 	g := 1 - p
 	want := learnRate * g / (1 + g)
@@ -86,7 +86,7 @@ func TestModelAdaGrad(t *testing.T) {
 		t.Fatalf("after one label: w %v bias %v, want %v and %v", m.w[5], m.bias, want, priorBias+want)
 	}
 	first := m.w[5]
-	m.learn(example{features: []uint32{5, 6}, sim: 0}, true)
+	m.learn(example{linkHashes: linkHashes{terms: []uint32{5, 6}}, sim: 0}, true)
 	z := priorBias + want + first/math.Sqrt(2) // before the second step: two features, norm 1/√2
 	g2 := (1 - 1/(1+math.Exp(-z))) / math.Sqrt(2)
 	if got, want := m.w[5]-first, learnRate*g2/(1+math.Sqrt(g*g+g2*g2)); math.Abs(got-want) > 1e-12 {

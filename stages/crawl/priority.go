@@ -17,18 +17,18 @@ func (c *crawler) priority(uid uint32, l Link, h linkHashes) float64 {
 	p := &c.res.Pages[uid]
 	over := c.tunnel(uid, l.Key)
 	if c.learn != nil {
-		e := example{features: h.terms, section: h.section, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over}
+		e := example{linkHashes: h, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over}
 		c.learn.found(l.Key, e)
 		return c.adjust(c.learn.m.score(e), e)
 	}
-	return c.adjust(l.Weight, example{features: h.terms, over: over})
+	return c.adjust(l.Weight, example{linkHashes: h, over: over})
 }
 
 // adjust applies relevance feedback's blend and the tunnel penalty to a
 // link's weight.
 func (c *crawler) adjust(w float64, e example) float64 {
 	if c.fb != nil {
-		w = c.fb.blend(w, e.features)
+		w = c.fb.blend(w, e.terms)
 	}
 	if e.over > 0 {
 		w *= math.Pow(TunnelPenalty, float64(e.over))

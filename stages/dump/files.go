@@ -1,13 +1,14 @@
 package dump
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/topicrank/topicrank/internal/decompress"
 )
 
 // Stats counts what reading a wiki's dumps kept and dropped.
@@ -60,7 +61,8 @@ func FindFiles(dir string) (Files, error) {
 	return f, err
 }
 
-// open opens a dump file, gunzipping a .gz one.
+// open opens a dump file, gunzipping a .gz one with its expansion
+// bounded (a gzip bomb fails instead of taking unbounded time).
 func open(path string) (io.Reader, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -69,12 +71,12 @@ func open(path string) (io.Reader, func() error, error) {
 	if !strings.HasSuffix(path, ".gz") {
 		return f, f.Close, nil
 	}
-	z, err := gzip.NewReader(f)
+	z, err := decompress.NewReader(f, "gzip", "a SQL dump")
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: not gzip: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return z, f.Close, nil
+	return z, func() error { z.Close(); return f.Close() }, nil
 }
 
 // each calls f for every row of table in path, with the indexes of the

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/topicrank/topicrank/internal/decompress"
 )
 
 func rows(t *testing.T, path, table string) ([][]string, error) {
@@ -139,5 +141,44 @@ func TestTruncatedGzip(t *testing.T) {
 	_, _, err := Read(t.Context(), files)
 	if err == nil || !strings.Contains(err.Error(), "w-pagelinks.sql.gz") {
 		t.Errorf("a cut gzip: %v", err)
+	}
+}
+
+// A .sql.gz is read through the expansion bound: a gzip bomb (here rows
+// that repeat, under a bound lowered to 1 MiB and 100-fold) is an error
+// naming the file, not hours of reading.
+func TestGzipBomb(t *testing.T) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write([]byte("CREATE TABLE `pagelinks` (\n  `pl_from` int,\n  `pl_namespace` int,\n  `pl_title` varbinary(255)\n);\nINSERT INTO `pagelinks` VALUES (1,0,'A')"))
+	for range 1 << 10 {
+		zw.Write(bytes.Repeat([]byte(",(1,0,'A')"), 1<<12)) // 40 MiB in all
+	}
+	zw.Write([]byte(";\n"))
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "w-pagelinks.sql.gz")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+
+	r, done, err := open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	z, ok := r.(*decompress.Reader)
+	if !ok {
+		t.Fatalf("open(%s) returned a %T, not a bounded reader", path, r)
+	}
+	z.Floor, z.Ratio = 1<<20, 100
+	tb, err := OpenTable(path, r, "pagelinks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for err == nil {
+		_, err = tb.Next()
+		n++
+	}
+	if !strings.Contains(err.Error(), "gzip input expands more than 100-fold") || !strings.Contains(err.Error(), path) {
+		t.Errorf("after %d rows: %v", n, err)
 	}
 }

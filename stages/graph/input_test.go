@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/topicrank/topicrank/internal/decompress"
 )
 
 // pipe yields n bytes of c in 64 KiB reads, as a pipe does, and counts
@@ -76,9 +77,9 @@ var compressors = map[string]func(w io.Writer, best bool) io.WriteCloser{
 	},
 }
 
-// A gzip or zstd bomb stops at the expansion bound; a truncated stream
-// says so (not "vertex beyond the header"); either format is read as it
-// is; a done context stops reading.
+// OpenInput reads gzip and zstd through internal/decompress: a bomb
+// stops at the expansion bound; a truncated stream says so; either
+// format is read as it is; a done context stops reading.
 func TestInputGuards(t *testing.T) {
 	for format, compress := range compressors {
 		var bomb bytes.Buffer
@@ -92,7 +93,8 @@ func TestInputGuards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.(*decompressed).floor, r.(*decompressed).ratio = 1<<20, 100
+		d := r.(*decompress.Reader)
+		d.Floor, d.Ratio = 1<<20, 100
 		_, _, err = ReadEdgeList(r, ReadOptions{})
 		done()
 		if err == nil || !strings.Contains(err.Error(), format+" input expands more than 100-fold") {
@@ -112,35 +114,22 @@ func TestInputGuards(t *testing.T) {
 		if err != nil || g.NumEdges() != 3 || g.Name(2) != "c" {
 			t.Errorf("%s: %v", format, err)
 		}
-		for cut := 12; cut < z.Len(); cut++ {
-			r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(z.Bytes()[:cut]))
-			if err != nil {
-				continue // the header itself is cut
-			}
-			_, _, err = ReadEdgeList(r, ReadOptions{})
-			done()
-			if err == nil || !strings.Contains(err.Error(), "truncated") {
-				t.Errorf("%s cut at %d of %d: %v, want a truncated stream", format, cut, z.Len(), err)
-			}
+		// Cut short, it says so through ReadEdgeList (not "vertex beyond
+		// the header"); internal/decompress tests every cut.
+		r, done, err = OpenInput(context.Background(), "-", bytes.NewReader(z.Bytes()[:z.Len()-4]))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-
-	// A zstd frame that asks for a 1 GiB window is refused before any is
-	// allocated.
-	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 20 << 3, 0x01, 0x00, 0x00, 'a'}
-	r, done, err := OpenInput(context.Background(), "-", bytes.NewReader(frame))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = ReadEdgeList(r, ReadOptions{})
-	done()
-	if err == nil || !strings.Contains(err.Error(), "asks for a window over 128 MiB") {
-		t.Errorf("a 1 GiB zstd window: %v", err)
+		_, _, err = ReadEdgeList(r, ReadOptions{})
+		done()
+		if err == nil || !strings.Contains(err.Error(), "truncated") {
+			t.Errorf("%s cut short: %v, want a truncated stream", format, err)
+		}
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, done, err = OpenInput(ctx, "-", strings.NewReader("2\na b\n"))
+	r, done, err := OpenInput(ctx, "-", strings.NewReader("2\na b\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

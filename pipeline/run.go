@@ -14,6 +14,7 @@ import (
 
 	"github.com/topicrank/topicrank/internal/version"
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/publish"
@@ -216,8 +217,8 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 			hosts = append(hosts, u.Host)
 		}
 	}
-	scope, _ := crawl.ParseScope(job.LinkScope) // validated with the job
-	strategy, _ := crawl.ParseStrategy(job.Strategy)
+	scope, _ := page.ParseScope(job.LinkScope) // validated with the job
+	strategy, _ := page.ParseStrategy(job.Strategy)
 	admission, _ := crawl.ParseAdmission(job.Admission)
 	texts, err := TopicTexts(job.TopicPages)
 	if err != nil {

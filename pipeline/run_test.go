@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
-
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 	"github.com/topicrank/topicrank/stages/publish"
 )
@@ -376,9 +376,9 @@ func testResume(t *testing.T, admission string) {
 	// Pages the first run fetched whole are not requested again; failed
 	// and cancelled ones are.
 	after := w.Requests()
-	for page := range fetchedBefore.Hashes {
-		if path := crawl.KeyPath(page); after[path] != before[path] {
-			t.Errorf("%s, fetched by the interrupted run, was requested again", page)
+	for key := range fetchedBefore.Hashes {
+		if path := page.KeyPath(key); after[path] != before[path] {
+			t.Errorf("%s, fetched by the interrupted run, was requested again", key)
 		}
 	}
 }

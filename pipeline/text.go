@@ -9,6 +9,7 @@ import (
 	"regexp"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
 	"github.com/topicrank/topicrank/stages/search"
@@ -53,7 +54,7 @@ func buildIndex(dir string, in *publish.Input) ([]publish.File, error) {
 		if p.Text == "" {
 			continue
 		}
-		d := search.Doc{Page: p.Key, Title: crawl.KeyTitle(p.Key), Text: p.Text, Relevance: p.Relevance}
+		d := search.Doc{Page: p.Key, Title: page.KeyTitle(p.Key), Text: p.Text, Relevance: p.Relevance}
 		if best != nil {
 			d.PageRank = best.Ranks[i]
 		}

@@ -9,10 +9,10 @@ import (
 	"unicode"
 
 	"github.com/robfig/cron/v3"
-	"gopkg.in/yaml.v3"
-
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/revisit"
+	"gopkg.in/yaml.v3"
 )
 
 // validate checks a merged job; a problem is reported at the line of the
@@ -39,11 +39,11 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 		bad("seeds", "empty: list at least one /wiki/Title page")
 	}
 	for _, s := range j.Seeds {
-		if _, ok := crawl.ArticleKey(s, nil); !ok {
+		if _, ok := page.ArticleKey(s, nil); !ok {
 			bad("seeds", "%q is not an article path such as /wiki/Tennis", s)
 		}
 	}
-	if len(j.Topics) > 0 && crawl.NewTopics(j.Topics).Empty() {
+	if len(j.Topics) > 0 && page.NewTopics(j.Topics).Empty() {
 		bad("topics", "every entry is blank: give topic words, or remove topics for an unweighted crawl")
 	}
 	if j.MaxPages < 1 || j.MaxPages > Limits.MaxPages {
@@ -87,10 +87,10 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	if j.Concurrency < 1 || j.Concurrency > 64 {
 		bad("politeness.concurrency", "%d must be between 1 and 64", j.Concurrency)
 	}
-	if _, ok := crawl.ParseScope(j.LinkScope); !ok {
+	if _, ok := page.ParseScope(j.LinkScope); !ok {
 		bad("link_scope", "%q: want prose, body or legacy", j.LinkScope)
 	}
-	if _, err := crawl.ParseStrategy(j.Strategy); err != nil {
+	if _, err := page.ParseStrategy(j.Strategy); err != nil {
 		bad("strategy", "%v", err)
 	}
 	if _, err := crawl.ParseAdmission(j.Admission); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/pipeline/evaluate"
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/revisit"
 )
 
@@ -17,7 +18,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var f jobFlags
 	f.register(fs)
 	name := fs.String("job", "", "job to evaluate (required)")
-	strategies := fs.String("strategies", strings.Join(crawl.Strategies, ","), "strategies to compare, comma-separated")
+	strategies := fs.String("strategies", strings.Join(page.Strategies, ","), "strategies to compare, comma-separated")
 	admission := fs.String("admission", "", "discovery or best-first (default: the job's)")
 	revisitMode := fs.Bool("revisit", false, "replay the job's recorded nights (revisit: all runs) under revisit policies instead of crawling")
 	policies := fs.String("policies", "oldest,dynamicity,adaptive,freshness", "with -revisit: policies to replay, comma-separated")
@@ -36,7 +37,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var names []string
 	for _, s := range strings.Split(*strategies, ",") {
 		if s = strings.TrimSpace(s); s != "" {
-			if _, err := crawl.ParseStrategy(s); err != nil && s != evaluate.Oracle {
+			if _, err := page.ParseStrategy(s); err != nil && s != evaluate.Oracle {
 				return usageError{"-strategies: " + err.Error() + " (or oracle, with -oracle-corpus)"}
 			}
 			if s == evaluate.Oracle && *oracleCorpus == "" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
 )
@@ -48,7 +49,7 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 		if s == Oracle && oracle == nil {
 			return nil, fmt.Errorf("the oracle needs the true relevance of the pages: give the corpus the mirror serves")
 		}
-		if _, err := crawl.ParseStrategy(s); err != nil && s != Oracle {
+		if _, err := page.ParseStrategy(s); err != nil && s != Oracle {
 			return nil, err
 		}
 	}

@@ -9,9 +9,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
-
 	"github.com/topicrank/topicrank/pipeline"
-	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/text"
 )
 
@@ -37,7 +36,7 @@ func LoadOracle(path string, job pipeline.Job, topicTexts []string) (map[string]
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer zr.Close()
-	x := crawl.Extractor{Scope: crawl.ScopeProse, Topic: text.NewTopic(job.Topics, topicTexts)}
+	x := page.Extractor{Scope: page.ScopeProse, Topic: text.NewTopic(job.Topics, topicTexts)}
 	out := map[string]float64{}
 	tr := tar.NewReader(zr)
 	for {
@@ -84,7 +83,7 @@ func corpusKey(body []byte) (string, bool) {
 	uri, _, _ = bytes.Cut(uri, []byte("\n"))
 	u := strings.TrimSpace(string(uri))
 	if i := strings.Index(u, "/wiki/"); i >= 0 {
-		return crawl.ArticleKey(u[i:], nil)
+		return page.ArticleKey(u[i:], nil)
 	}
 	return "", false
 }

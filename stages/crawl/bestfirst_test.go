@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
@@ -76,15 +77,15 @@ func TestBestFirstHandChecked(t *testing.T) {
 func TestStrategiesSameAtAnyConcurrency(t *testing.T) {
 	w := wikitest.New(t, 600)
 	for _, a := range []crawl.Admission{crawl.AdmitDiscovery, crawl.AdmitBestFirst} {
-		for _, s := range crawl.Strategies {
-			strategy, _ := crawl.ParseStrategy(s)
+		for _, s := range page.Strategies {
+			strategy, _ := page.ParseStrategy(s)
 			cfg := config(w.URL(), 200, 1)
-			cfg.Admission, cfg.Strategy, cfg.Scope = a, strategy, crawl.ScopeProse
-			if strategy == crawl.StrategyLearned {
+			cfg.Admission, cfg.Strategy, cfg.Scope = a, strategy, page.ScopeProse
+			if strategy == page.StrategyLearned {
 				tunnel := 1
 				cfg.MaxTunnel = &tunnel
 			}
-			cfg.TopicFeedback = strategy == crawl.StrategySimilarity
+			cfg.TopicFeedback = strategy == page.StrategySimilarity
 			want := run(t, cfg)
 			checkInvariants(t, want, 200)
 			cfg.Concurrency = 8

@@ -2,8 +2,9 @@
 // with the exact semantics of DESIGN.md ("Crawl semantics", "Admission",
 // "Strategies"): the weighted BFS that admits a page when it is discovered,
 // or best-first admission over a bounded frontier, with link weights from
-// one of four strategies and every fetched page judged for relevance
-// (package text). robots.txt is applied by package robots.
+// one of five strategies and every fetched page judged for relevance
+// (package text). Package page reads a fetched page into its links,
+// weights and text; robots.txt is applied by package robots.
 //
 // Fetching runs ahead of the BFS loop: the items most likely to be
 // extracted next are fetched and parsed concurrently, within the host's
@@ -24,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/text"
 )
 
@@ -37,7 +39,7 @@ type Config struct {
 	// job's topic pages), for relevance and the similarity strategy.
 	TopicTexts []string
 	Weighted   bool // false: every link weighs 0, whatever the strategy
-	Strategy   Strategy
+	Strategy   page.Strategy
 	Admission  Admission
 	// MaxFrontier bounds best-first admission's frontier (<= 0: 100 times
 	// MaxPages).
@@ -46,7 +48,7 @@ type Config struct {
 	// relevant (harvest rate).
 	RelevanceThreshold float64
 	MaxPages           int
-	Scope              Scope
+	Scope              page.Scope
 	MaxRPS             float64 // request starts per second to the host (<= 0: no limit)
 	Concurrency        int     // requests in flight to the host
 	Fetch              FetchOptions
@@ -125,12 +127,12 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.Log = slog.Default()
 	}
 	hosts := append([]string{base.Host}, cfg.Hosts...)
-	topics := Topics{}
+	topics := page.Topics{}
 	if !cfg.Weighted {
-		cfg.Strategy = StrategyBFS
+		cfg.Strategy = page.StrategyBFS
 	}
-	if cfg.Strategy == StrategyWeighted {
-		topics = NewTopics(cfg.Topics)
+	if cfg.Strategy == page.StrategyWeighted {
+		topics = page.NewTopics(cfg.Topics)
 	}
 	if cfg.MaxFrontier <= 0 {
 		cfg.MaxFrontier = 100 * cfg.MaxPages
@@ -143,7 +145,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		cfg:   cfg,
 		base:  base.Scheme + "://" + base.Host,
 		hosts: hosts,
-		extract: Extractor{Hosts: hosts, Scope: cfg.Scope, Topics: topics, Strategy: cfg.Strategy,
+		extract: page.Extractor{Hosts: hosts, Scope: cfg.Scope, Topics: topics, Strategy: cfg.Strategy,
 			Topic: text.NewTopic(cfg.Topics, cfg.TopicTexts), KeepText: cfg.KeepText, Feedback: cfg.TopicFeedback},
 		// Requests go to the base URL's host alone: with -base-url, never to
 		// the job's own host, whose links still count as the job's.
@@ -162,7 +164,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	defer c.fetcher.Close()
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
-	if cfg.Strategy == StrategyLearned && c.res.Judged {
+	if cfg.Strategy == page.StrategyLearned && c.res.Judged {
 		c.learn = newLearner()
 	}
 	if cfg.TopicFeedback && c.res.Judged {
@@ -218,7 +220,7 @@ type crawler struct {
 	cfg     Config
 	base    string
 	hosts   []string
-	extract Extractor
+	extract page.Extractor
 	fetcher *Fetcher
 	robots  *Robots
 
@@ -257,7 +259,7 @@ type crawler struct {
 // fetched is a page fetched and parsed ahead of the loop.
 type fetched struct {
 	resp       Response // without the body
-	doc        Document
+	doc        page.Document
 	bytes      int
 	hash       string
 	at         time.Time
@@ -283,7 +285,7 @@ func (c *crawler) seed() {
 		return
 	}
 	for _, s := range c.cfg.Seeds {
-		key, ok := ArticleKey(s, c.hosts)
+		key, ok := page.ArticleKey(s, c.hosts)
 		switch {
 		case !ok:
 			c.problem("seed %q is not an article path /wiki/Title", s)
@@ -307,13 +309,13 @@ func (c *crawler) seed() {
 // link 0 (bfs, or no topic to weigh by).
 func (c *crawler) seedWeight() float64 {
 	switch c.cfg.Strategy {
-	case StrategyBFS:
+	case page.StrategyBFS:
 		return 0
-	case StrategyWeighted:
+	case page.StrategyWeighted:
 		if c.extract.Topics.Empty() {
 			return 0
 		}
-	case StrategySimilarity, StrategyLearned:
+	case page.StrategySimilarity, page.StrategyLearned:
 		if c.extract.Topic.Empty() {
 			return 0
 		}

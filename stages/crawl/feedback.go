@@ -3,8 +3,8 @@ package crawl
 import (
 	"cmp"
 	"math"
-	"slices"
 
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/text"
 )
 
@@ -26,38 +26,7 @@ const (
 	FeedbackAfter  = 10
 	FeedbackTerms  = 20  // default of Config.FeedbackTerms
 	FeedbackWeight = 0.3 // default of Config.FeedbackWeight
-	pageTopTerms   = 30  // the terms of each page feedback may draw from
 )
-
-// pageTerms returns the page's most frequent terms with their shares.
-func pageTerms(v text.Vector) []TermShare {
-	total := 0.0
-	terms := make([]TermShare, 0, len(v))
-	for t, n := range v {
-		terms = append(terms, TermShare{t, n})
-		total += n
-	}
-	slices.SortFunc(terms, byShare)
-	terms = terms[:min(len(terms), pageTopTerms)]
-	for i := range terms {
-		terms[i].Share /= total
-	}
-	return terms
-}
-
-// byShare orders terms by share, the largest first, then by term.
-func byShare(a, b TermShare) int {
-	if c := cmp.Compare(b.Share, a.Share); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Term, b.Term)
-}
-
-// TermShare is a term and its share of a page's terms.
-type TermShare struct {
-	Term  string
-	Share float64
-}
 
 // feedback is the crawl's Rocchio state.
 type feedback struct {
@@ -83,7 +52,7 @@ func newFeedback(topicWords []string, terms int, weight float64) *feedback {
 }
 
 // judged takes in a relevant page's terms.
-func (f *feedback) judged(terms []TermShare) {
+func (f *feedback) judged(terms []page.TermShare) {
 	f.relevant++
 	for _, t := range terms {
 		if !f.topic[t.Term] {
@@ -93,17 +62,17 @@ func (f *feedback) judged(terms []TermShare) {
 	if f.relevant < FeedbackAfter {
 		return
 	}
-	all := make([]TermShare, 0, len(f.sum))
+	all := make([]page.TermShare, 0, len(f.sum))
 	for t, s := range f.sum {
-		all = append(all, TermShare{t, s})
+		all = append(all, page.TermShare{Term: t, Share: s})
 	}
-	slices.SortFunc(all, byShare)
+	page.SortByShare(all)
 	all = all[:min(len(all), f.terms)]
 	f.weights, f.norm, f.Added = map[uint32]float64{}, 0, f.Added[:0]
 	for _, t := range all {
 		w := t.Share / float64(f.relevant)
 		for _, prefix := range []string{"a|", "c|", "t|"} {
-			f.weights[hashFeature(prefix, t.Term)] = w
+			f.weights[page.HashFeature(prefix, t.Term)] = w
 		}
 		f.norm += w * w
 		f.Added = append(f.Added, t.Term)

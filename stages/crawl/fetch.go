@@ -11,9 +11,12 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
 // Error classes recorded for every fetch that did not give a usable page.
@@ -116,10 +119,10 @@ func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 			if len(via) >= 5 {
 				return errRedirect{"more than 5 redirects"}
 			}
-			if !hostIn(req.URL.Host, hosts) {
+			if !slices.ContainsFunc(hosts, func(h string) bool { return strings.EqualFold(req.URL.Host, h) }) {
 				return errRedirect{"redirect to " + req.URL.Host + " leaves the job's hosts"}
 			}
-			path := CleanPath(req.URL.EscapedPath())
+			path := page.CleanPath(req.URL.EscapedPath())
 			if req.URL.RawQuery != "" {
 				path += "?" + req.URL.RawQuery
 			}

@@ -1,11 +1,10 @@
 package crawl
 
 import (
-	"hash/fnv"
 	"math"
 	"slices"
 
-	"github.com/topicrank/topicrank/stages/text"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
 // The learned strategy (ACHE's online link classifier, Chakrabarti's
@@ -16,8 +15,8 @@ import (
 // far as the first label says, one seen on every page settles). Each
 // fetched page labels the links that led to it, relevant or not. A link's
 // features are its anchor's terms, the terms of the 20 words around it,
-// its title's terms and its section heading's terms (hashed into
-// featureSpace weights), the similarity strategy's weight of the link,
+// its title's terms and its section heading's terms (hashed by package
+// page into page.FeatureSpace weights), the similarity strategy's weight of the link,
 // the parent page's relevance and its depth. The similarity weight enters
 // with a prior weight, so the untrained model orders links as similarity
 // does; until the model has minLabels labels, minRelevant of them
@@ -25,14 +24,13 @@ import (
 // in the crawl loop, in the loop's order, so a crawl is deterministic at
 // any concurrency.
 const (
-	featureSpace = 1 << 18
 	// The model takes over from the similarity weight once it has
 	// minLabels labels, minRelevant of them relevant: a model that has
 	// seen only irrelevant pages knows what to avoid, not what to seek.
 	minLabels   = 10
 	minRelevant = 5
 	// learnRate is AdaGrad's base step. 0.1–1 all did better than plain
-	// stochastic gradient at 0.2 (docs/learned.md); 0.3 did best on the
+	// stochastic gradient at 0.2 (docs/learned-trials.md); 0.3 did best on the
 	// eight topics of the table and on eight held out.
 	learnRate = 0.3
 	// rescoreBudget frontier links are scored again after each label,
@@ -47,44 +45,9 @@ const (
 	priorBias    = -2.0
 )
 
-// linkFeatures hashes a link's anchor, context and title terms.
-func linkFeatures(o occurrence, terms [][]string) []uint32 {
-	var f []uint32
-	add := func(prefix string, ts []string) {
-		for _, t := range ts {
-			f = append(f, hashFeature(prefix, t))
-		}
-	}
-	add("a|", text.TermList(o.anchor))
-	if terms != nil {
-		for i := max(o.pos-contextWords, 0); i < min(o.pos+contextWords+1, len(terms)); i++ {
-			if i != o.pos {
-				add("c|", terms[i])
-			}
-		}
-	}
-	add("t|", text.TermList(KeyTitle(o.key)))
-	slices.Sort(f)
-	return slices.Compact(f)
-}
-
-// sectionFeatures returns the features of a section heading's terms
-// (one feature for the lead, whose heading is ""). Only the learned
-// strategy reads them.
-func sectionFeatures(heading string) []uint32 {
-	if heading == "" {
-		return []uint32{hashFeature("s|", "")}
-	}
-	var f []uint32
-	for _, t := range text.TermList(heading) {
-		f = append(f, hashFeature("s|", t))
-	}
-	return f
-}
-
-// linkHashes are a link's hashed features: its terms' (linkFeatures),
-// which relevance feedback's cosine also reads, and its section heading's
-// (sectionFeatures), which only the learned model reads.
+// linkHashes are a link's hashed features (page.Document's Features and
+// Sections): its terms', which relevance feedback's cosine also reads,
+// and its section heading's, which only the learned model reads.
 type linkHashes struct{ terms, section []uint32 }
 
 // example is one link as the model sees it.
@@ -114,7 +77,7 @@ type model struct {
 }
 
 func newModel() *model {
-	return &model{w: make([]float64, featureSpace), g2: make([]float64, featureSpace), bias: priorBias, wSim: priorSim}
+	return &model{w: make([]float64, page.FeatureSpace), g2: make([]float64, page.FeatureSpace), bias: priorBias, wSim: priorSim}
 }
 
 func (m *model) z(e example) float64 {
@@ -215,12 +178,4 @@ func (l *learner) judged(key string, relevant bool) []string {
 		l.cursor++
 	}
 	return due
-}
-
-// hashFeature is a term's feature id under a prefix (a|, c|, t|).
-func hashFeature(prefix, term string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(prefix))
-	h.Write([]byte(term))
-	return h.Sum32() % featureSpace
 }

@@ -5,8 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/topicrank/topicrank/stages/crawl/wikitest"
-	"github.com/topicrank/topicrank/stages/text"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
 func TestQueueReweigh(t *testing.T) {
@@ -103,23 +102,23 @@ func TestTunnel(t *testing.T) {
 	k := 1
 	c := &crawler{cfg: Config{MaxTunnel: &k}, run: map[uint32]int{}, parentRun: map[string]int{}, queue: NewQueue()}
 	c.res = &Result{Pages: []Page{{Key: "/wiki/S"}, {Key: "/wiki/A"}, {Key: "/wiki/B"}, {Key: "/wiki/C", Relevant: true}}}
-	l := Link{Weight: 0.5}
-	c.judged("/wiki/S", 0, true, Document{}) // the seed, irrelevant: a run of 1
+	l := page.Link{Weight: 0.5}
+	c.judged("/wiki/S", 0, true, page.Document{}) // the seed, irrelevant: a run of 1
 	l.Key = "/wiki/A"
 	if w := c.priority(0, l, linkHashes{}); w != 0.5 {
 		t.Errorf("after one irrelevant page: %v, want 0.5", w)
 	}
-	c.judged("/wiki/A", 1, true, Document{}) // a run of 2
+	c.judged("/wiki/A", 1, true, page.Document{}) // a run of 2
 	l.Key = "/wiki/B"
 	if w := c.priority(1, l, linkHashes{}); w != 0.5*TunnelPenalty {
 		t.Errorf("after two: %v, want %v", w, 0.5*TunnelPenalty)
 	}
-	c.judged("/wiki/B", 2, true, Document{}) // 3
+	c.judged("/wiki/B", 2, true, page.Document{}) // 3
 	l.Key = "/wiki/C"
 	if w := c.priority(2, l, linkHashes{}); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
 		t.Errorf("after three: %v", w)
 	}
-	c.judged("/wiki/C", 3, true, Document{}) // relevant: 0
+	c.judged("/wiki/C", 3, true, page.Document{}) // relevant: 0
 	l.Key = "/wiki/D"
 	if w := c.priority(3, l, linkHashes{}); w != 0.5 {
 		t.Errorf("after a relevant page: %v, want 0.5", w)
@@ -131,34 +130,21 @@ func TestTunnel(t *testing.T) {
 // them gains priority, one without keeps (1-weight) of its own.
 func TestFeedback(t *testing.T) {
 	f := newFeedback([]string{"tennis"}, 2, 0.5)
-	page := []TermShare{{"tenni", 0.5}, {"court", 0.3}, {"ball", 0.15}, {"rain", 0.05}}
+	terms := []page.TermShare{{Term: "tenni", Share: 0.5}, {Term: "court", Share: 0.3}, {Term: "ball", Share: 0.15}, {Term: "rain", Share: 0.05}}
 	for range FeedbackAfter - 1 {
-		f.judged(page)
+		f.judged(terms)
 	}
-	if f.weights != nil || f.blend(0.4, []uint32{hashFeature("a|", "court")}) != 0.4 {
+	if f.weights != nil || f.blend(0.4, []uint32{page.HashFeature("a|", "court")}) != 0.4 {
 		t.Fatal("feedback before enough relevant pages")
 	}
-	f.judged(page)
+	f.judged(terms)
 	if !slices.Equal(f.Added, []string{"court", "ball"}) {
 		t.Errorf("added %v, want [court ball]: the topic's own term never, at most 2", f.Added)
 	}
-	with := f.blend(0.4, []uint32{hashFeature("c|", "court")})
-	without := f.blend(0.4, []uint32{hashFeature("c|", "opera")})
+	with := f.blend(0.4, []uint32{page.HashFeature("c|", "court")})
+	without := f.blend(0.4, []uint32{page.HashFeature("c|", "opera")})
 	if !(with > 0.4 && without == 0.2) {
 		t.Errorf("blended priorities: %v with a feedback term, %v without (want 0.2)", with, without)
-	}
-}
-
-// TestSectionFeatures: the learned strategy's features hold the stems of
-// the link's section heading, or the lead's one feature.
-func TestSectionFeatures(t *testing.T) {
-	has := func(f []uint32, prefix, term string) bool { return slices.Contains(f, hashFeature(prefix, term)) }
-	f := sectionFeatures("Professional sports")
-	if !has(f, "s|", "profession") || !has(f, "s|", "sport") || has(f, "s|", "") || len(f) != 2 {
-		t.Errorf("features of the section \"Professional sports\": %v", f)
-	}
-	if f := sectionFeatures(""); len(f) != 1 || !has(f, "s|", "") {
-		t.Errorf("features of the lead: %v", f)
 	}
 }
 
@@ -211,32 +197,5 @@ func TestLaterLinkRaisesFrontierPage(t *testing.T) {
 		if want := m.score(tunnelled) * TunnelPenalty; got["t"] != want {
 			t.Errorf("trained: t at %v, want %v (its tunnel penalty kept)", got["t"], want)
 		}
-	}
-}
-
-// TestSectionsApartFromTerms: under the learned strategy a link's section
-// features sit in Document.Sections, apart from the term features that
-// relevance feedback's cosine reads; other strategies have none.
-func TestSectionsApartFromTerms(t *testing.T) {
-	page := wikitest.Page(t, "Seattle")
-	topic := text.NewTopic([]string{"sports"}, nil)
-	x := Extractor{Hosts: []string{"en.wikipedia.org"}, Scope: ScopeProse, Topic: topic, Strategy: StrategyLearned, Feedback: true}
-	doc := x.Extract(page)
-	i := slices.IndexFunc(doc.Links, func(l Link) bool { return l.Key == "/wiki/CenturyLink_Field" })
-	if i < 0 || len(doc.Sections) != len(doc.Links) || len(doc.Features) != len(doc.Links) {
-		t.Fatalf("link at %d; %d links, %d sections, %d features", i, len(doc.Links), len(doc.Sections), len(doc.Features))
-	}
-	section := sectionFeatures("Professional sports")
-	if !slices.Equal(doc.Sections[i], section) {
-		t.Errorf("section features %v, want %v", doc.Sections[i], section)
-	}
-	for _, f := range section {
-		if slices.Contains(doc.Features[i], f) {
-			t.Errorf("term features %v hold section feature %d", doc.Features[i], f)
-		}
-	}
-	x.Strategy = StrategySimilarity
-	if doc := x.Extract(page); doc.Sections != nil || doc.Features == nil {
-		t.Errorf("similarity with feedback: %d sections, %d features; want none and some", len(doc.Sections), len(doc.Features))
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
 // discover makes key a vertex and queues it (discovery admission).
@@ -35,7 +37,7 @@ func (c *crawler) admissible(key string, depth int) bool {
 		return false
 	}
 	if len(c.cfg.Include)+len(c.cfg.Exclude) > 0 {
-		title := KeyTitle(key)
+		title := page.KeyTitle(key)
 		if len(c.cfg.Include) > 0 && !slices.ContainsFunc(c.cfg.Include, func(r *regexp.Regexp) bool { return r.MatchString(title) }) {
 			return false
 		}
@@ -191,7 +193,7 @@ func storedCopy(old Stored) fetched {
 // request fetches key (conditionally, if the state has it) and parses and
 // stores the answer.
 func (c *crawler) request(ctx context.Context, key string, old Stored, have bool) fetched {
-	req := Request{URL: c.base + KeyPath(key), HTML: true}
+	req := Request{URL: c.base + page.KeyPath(key), HTML: true}
 	if have {
 		req.ETag, req.LastModified = old.ETag, old.LastModified
 	}
@@ -290,7 +292,7 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 // admit is the weighted BFS step of discovery admission: a link to a
 // vertex is an edge; a new page is admitted (a vertex, queued) while there
 // is room and robots.txt allows it.
-func (c *crawler) admit(uid uint32, doc Document) {
+func (c *crawler) admit(uid uint32, doc page.Document) {
 	links := doc.Links
 	targets := make(map[uint32]bool, len(links))
 	depth := c.res.Pages[uid].Depth + 1
@@ -315,7 +317,7 @@ func (c *crawler) admit(uid uint32, doc Document) {
 // enqueue is best-first admission's step: every allowed link that is not a
 // vertex joins the frontier, which is then bounded. The page's links are
 // kept: its edges are known once every vertex is.
-func (c *crawler) enqueue(uid uint32, doc Document) {
+func (c *crawler) enqueue(uid uint32, doc page.Document) {
 	links := doc.Links
 	keys := make([]string, len(links))
 	depth := c.res.Pages[uid].Depth + 1
@@ -364,7 +366,7 @@ func (c *crawler) report() {
 
 // featuresOf returns the hashed features of doc's i'th link (none if
 // the document has none).
-func featuresOf(doc Document, i int) linkHashes {
+func featuresOf(doc page.Document, i int) linkHashes {
 	var f linkHashes
 	if i < len(doc.Features) {
 		f.terms = doc.Features[i]

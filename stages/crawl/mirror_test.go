@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
@@ -171,7 +172,7 @@ func TestMirrorRecrawlIsConditional(t *testing.T) {
 	// Best-first admission with the similarity strategy and the prose
 	// scope re-crawls conditionally too, relevance included.
 	bestFirst := seattle(base, 300, 8, 0)
-	bestFirst.Admission, bestFirst.Strategy, bestFirst.Scope = crawl.AdmitBestFirst, crawl.StrategySimilarity, crawl.ScopeProse
+	bestFirst.Admission, bestFirst.Strategy, bestFirst.Scope = crawl.AdmitBestFirst, page.StrategySimilarity, page.ScopeProse
 	var first *crawl.Result
 	var fetched int
 	for _, cfg := range []crawl.Config{bestFirst, seattle(base, 300, 8, 0)} {

@@ -1,6 +1,10 @@
 package crawl
 
-import "math"
+import (
+	"math"
+
+	"github.com/topicrank/topicrank/stages/crawl/page"
+)
 
 // TunnelPenalty is what a link's priority is multiplied by for each
 // irrelevant page beyond max_tunnel on the path that found it.
@@ -10,7 +14,7 @@ const TunnelPenalty = 0.1
 // strategy's weight (or the learned model's score), blended with relevance
 // feedback's, and lowered when the path to uid has passed through more
 // than MaxTunnel irrelevant pages in a row.
-func (c *crawler) priority(uid uint32, l Link, h linkHashes) float64 {
+func (c *crawler) priority(uid uint32, l page.Link, h linkHashes) float64 {
 	if c.cfg.Oracle != nil {
 		return c.cfg.Oracle[l.Key]
 	}
@@ -67,7 +71,7 @@ func (c *crawler) rescore(key string) {
 
 // judged takes in a processed page's relevance: the learned model's
 // labels, and the run of irrelevant pages its path has passed through.
-func (c *crawler) judged(key string, uid uint32, usable bool, doc Document) {
+func (c *crawler) judged(key string, uid uint32, usable bool, doc page.Document) {
 	p := &c.res.Pages[uid]
 	if c.fb != nil && usable && p.Relevant {
 		c.fb.judged(doc.Terms)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/crawl/robots"
 )
 
@@ -34,7 +35,7 @@ func disallowAll() *Robots { return &Robots{robots.DisallowAll()} }
 // escaped and the decoded form of the path must be allowed: robots.txt
 // files (Wikipedia's among them) list both, and RFC 9309's normalisation
 // keeps reserved characters such as ':' apart from their escapes.
-func (r *Robots) Allowed(key string) bool { return r.AllowedPath(KeyPath(key)) }
+func (r *Robots) Allowed(key string) bool { return r.AllowedPath(page.KeyPath(key)) }
 
 // AllowedPath is Allowed for an escaped request path (with its query).
 func (r *Robots) AllowedPath(escaped string) bool {

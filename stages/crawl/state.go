@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
 // State is what a crawl keeps across runs (see package store). With it a
@@ -37,8 +39,8 @@ type Stored struct {
 	LastModified string
 	Hash         string // sha256 of the body
 	Bytes        int
-	Doc          Document  // its Structure tells structural changes from textual ones
-	FetchedAt    time.Time // when it was fetched (set by Load)
+	Doc          page.Document // its Structure tells structural changes from textual ones
+	FetchedAt    time.Time     // when it was fetched (set by Load)
 }
 
 // extractDigest identifies the settings that extraction results depend on,
@@ -47,14 +49,14 @@ type Stored struct {
 func (c *crawler) extractDigest() string {
 	b, _ := json.Marshal(struct {
 		Topics     [][]string
-		Scope      Scope
+		Scope      page.Scope
 		Hosts      []string
-		Strategy   Strategy
+		Strategy   page.Strategy
 		Relevance  []string // what relevance is measured against
 		TopicTexts []string
 		KeepText   bool `json:",omitempty"`
 		Feedback   bool `json:",omitempty"`
-	}{c.extract.Topics.phrases, c.cfg.Scope, c.hosts[1:], c.cfg.Strategy, c.cfg.Topics, c.cfg.TopicTexts, c.cfg.KeepText, c.cfg.TopicFeedback})
+	}{c.extract.Topics.Phrases(), c.cfg.Scope, c.hosts[1:], c.cfg.Strategy, c.cfg.Topics, c.cfg.TopicTexts, c.cfg.KeepText, c.cfg.TopicFeedback})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }

@@ -15,9 +15,9 @@ func TestHistoriesAcrossRuns(t *testing.T) {
 	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	lm := func(d int) string { return day.AddDate(0, 0, d).Format(http.TimeFormat) }
 	for i, visit := range []func(*Store) error{
-		func(s *Store) error { p := page("h1", 7); p.LastModified = lm(0); return s.Save("/wiki/A", "d", p) },
-		func(s *Store) error { return s.Touch("/wiki/A", lm(0)) },                                             // unchanged
-		func(s *Store) error { p := page("h2", 8); p.LastModified = lm(2); return s.Save("/wiki/A", "d", p) }, // changed, structure too
+		func(s *Store) error { p := stored("h1", 7); p.LastModified = lm(0); return s.Save("/wiki/A", "d", p) },
+		func(s *Store) error { return s.Touch("/wiki/A", lm(0)) },                                               // unchanged
+		func(s *Store) error { p := stored("h2", 8); p.LastModified = lm(2); return s.Save("/wiki/A", "d", p) }, // changed, structure too
 	} {
 		s, err := Open(path, "r"+string(rune('1'+i)))
 		if err != nil {

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
-func page(hash string, structure uint64) crawl.Stored {
+func stored(hash string, structure uint64) crawl.Stored {
 	return crawl.Stored{ETag: `W/"` + hash + `"`, Hash: hash, Bytes: 10,
-		Doc: crawl.Document{Canonical: "/wiki/A", Title: "A", Structure: structure, Links: []crawl.Link{{Key: "/wiki/B", Weight: 0.5}}}}
+		Doc: page.Document{Canonical: "/wiki/A", Title: "A", Structure: structure, Links: []page.Link{{Key: "/wiki/B", Weight: 0.5}}}}
 }
 
 func TestSaveLoadAndCounters(t *testing.T) {
@@ -18,7 +19,7 @@ func TestSaveLoadAndCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save("/wiki/A", "d1", page("h1", 7)); err != nil {
+	if err := s.Save("/wiki/A", "d1", stored("h1", 7)); err != nil {
 		t.Fatal(err)
 	}
 	got, replay, ok := s.Load("/wiki/A", "d1")
@@ -28,9 +29,9 @@ func TestSaveLoadAndCounters(t *testing.T) {
 	if _, _, ok := s.Load("/wiki/A", "other-settings"); ok {
 		t.Error("links stored under other extraction settings were offered")
 	}
-	s.Save("/wiki/A", "d1", page("h2", 7)) // text changed
-	s.Save("/wiki/A", "d1", page("h3", 8)) // elements changed
-	s.Touch("/wiki/A", "")                 // a 304
+	s.Save("/wiki/A", "d1", stored("h2", 7)) // text changed
+	s.Save("/wiki/A", "d1", stored("h3", 8)) // elements changed
+	s.Touch("/wiki/A", "")                   // a 304
 	if f, c, st, err := s.Counters("/wiki/A"); err != nil || f != 4 || c != 2 || st != 1 {
 		t.Errorf("counters = %d fetches, %d content, %d structure changes (%v); want 4, 2, 1", f, c, st, err)
 	}
@@ -46,10 +47,10 @@ func TestSaveLoadAndCounters(t *testing.T) {
 	if s.Resumes() != "" {
 		t.Errorf("after a complete run, resumes %q", s.Resumes())
 	}
-	s.Save("/wiki/C", "d1", page("c", 1))
-	s.Save("/wiki/D", "d1", page("d", 1))
+	s.Save("/wiki/C", "d1", stored("c", 1))
+	s.Save("/wiki/D", "d1", stored("d", 1))
 	s.sync() // a batch committed, as every batchWrites writes
-	s.Save("/wiki/E", "d1", page("e", 1))
+	s.Save("/wiki/E", "d1", stored("e", 1))
 	// r2 is killed: no Finish, E's write not yet committed (what a dying
 	// process leaves: the open transaction is gone, the file unlocked). The
 	// next run replays r2's committed pages only, and fetches E again.
@@ -81,7 +82,7 @@ func TestOtherSchemaIsRebuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Save("/wiki/A", "d", page("h", 1))
+	s.Save("/wiki/A", "d", stored("h", 1))
 	s.sync()
 	s.db.Exec(`PRAGMA user_version = 99`)
 	s.Finish("complete")

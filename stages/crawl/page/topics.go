@@ -1,4 +1,4 @@
-package crawl
+package page
 
 import (
 	"strings"
@@ -29,6 +29,9 @@ func NewTopics(topics []string) Topics {
 	}
 	return t
 }
+
+// Phrases returns the topic phrases, each as its words.
+func (t Topics) Phrases() [][]string { return t.phrases }
 
 // Empty reports whether there are no topics.
 func (t Topics) Empty() bool { return len(t.phrases) == 0 }

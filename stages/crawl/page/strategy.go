@@ -1,4 +1,4 @@
-package crawl
+package page
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ const (
 	// contextWords words on either side of it.
 	StrategySimilarity
 	// StrategyLearned scores links with a classifier trained during the
-	// crawl on its own judgments (learn.go), falling back to similarity
+	// crawl on its own judgments (package crawl, learn.go), falling back to similarity
 	// until it has enough labels.
 	StrategyLearned
 )

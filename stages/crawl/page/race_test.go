@@ -1,6 +1,6 @@
 //go:build race
 
-package crawl
+package page
 
 // raceBuild is true under the race detector, which slows the corpus-wide
 // tests about tenfold: they then check every tenth page.

@@ -1,4 +1,4 @@
-package crawl
+package page
 
 import (
 	"strings"
@@ -51,10 +51,10 @@ type Document struct {
 	Links     []Link // distinct article links in document order
 	// Features are, for the learned strategy and relevance feedback, each
 	// link's hashed features: its anchor's terms, the terms around it, its
-	// title's (learn.go); nil otherwise.
+	// title's (features.go); nil otherwise.
 	Features [][]uint32 `json:",omitempty"`
 	// Sections are, for the learned strategy, the hashed terms of each
-	// link's section heading (learn.go), kept apart from Features, which
+	// link's section heading (features.go), kept apart from Features, which
 	// relevance feedback's cosine reads; nil otherwise.
 	Sections [][]uint32 `json:",omitempty"`
 	// Terms are the page's most frequent terms, for relevance feedback.
@@ -66,7 +66,7 @@ type Document struct {
 	// elements are added, removed or moved, not when only text changes.
 	Structure uint64
 	// Text is the article's text (stages/text), kept when the crawl is
-	// asked to (Config.KeepText): for the search index and near-duplicates.
+	// asked to (Extractor.KeepText): for the search index and near-duplicates.
 	Text string `json:",omitempty"`
 }
 

@@ -1,5 +1,5 @@
 //go:build !race
 
-package crawl
+package page
 
 const raceBuild = false

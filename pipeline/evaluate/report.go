@@ -13,23 +13,57 @@ import (
 
 // Print writes the report as a table: one row per strategy with its
 // harvest, then how many of its top-20 pages by PageRank each other
-// strategy's top 20 shares.
+// strategy's top 20 shares. With both bfs and the oracle in the report, a
+// column gives each strategy's distance from halfway between them, the
+// mark a focused strategy is measured against.
 func (r *Report) Print(w io.Writer) error {
 	fmt.Fprintf(w, "job %s, %s admission, %d pages, relevant: relevance >= %g\n\n", r.Job, r.Admission, r.MaxPages, r.Threshold)
+	half, hasHalf := r.Halfway()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := []string{"strategy", "fetched", "404", "relevant", "harvest"}
+	if hasHalf {
+		head = append(head, "vs halfway")
+	}
 	for _, h := range r.Harvests {
 		head = append(head, "top20∩"+h.Strategy)
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, h := range r.Harvests {
 		row := []string{h.Strategy, fmt.Sprint(h.Fetched), fmt.Sprint(h.NotFound), fmt.Sprint(h.Relevant), fmt.Sprintf("%.3f", h.Rate())}
+		if hasHalf {
+			row = append(row, fmt.Sprintf("%+.3f", h.Rate()-half))
+		}
 		for _, o := range r.Harvests {
 			row = append(row, fmt.Sprint(h.Overlap[o.Strategy]))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if hasHalf {
+		_, err := fmt.Fprintf(w, "\nhalfway between bfs and the oracle: %.3f\n", half)
+		return err
+	}
+	return nil
+}
+
+// Halfway returns the harvest halfway between bfs's and the oracle's, and
+// whether the report has both.
+func (r *Report) Halfway() (float64, bool) {
+	var bfs, oracle *publish.Harvest
+	for i, h := range r.Harvests {
+		switch h.Strategy {
+		case "bfs":
+			bfs = &r.Harvests[i]
+		case Oracle:
+			oracle = &r.Harvests[i]
+		}
+	}
+	if bfs == nil || oracle == nil {
+		return 0, false
+	}
+	return (bfs.Rate() + oracle.Rate()) / 2, true
 }
 
 // Dir returns where an evaluation of job is saved under the output root:

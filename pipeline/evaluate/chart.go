@@ -24,7 +24,8 @@ var palette = []color.Color{
 
 // chart draws cumulative relevant pages against pages fetched, one line
 // per strategy, into path as format ("png" or "svg"). A dashed diagonal
-// marks a harvest rate of 1.
+// marks a harvest rate of 1 and, with bfs and the oracle in the report, a
+// dotted line halfway between their curves.
 func (r *Report) chart(path, format string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: relevant pages as the crawl goes (%s admission)", r.Job, r.Admission)
@@ -48,6 +49,17 @@ func (r *Report) chart(path, format string) error {
 		p.Legend.Add(fmt.Sprintf("%s (harvest %.2f)", h.Strategy, h.Rate()), line)
 		most = max(most, len(h.Curve))
 	}
+	if half := r.halfwayCurve(); half != nil {
+		line, err := plotter.NewLine(half)
+		if err != nil {
+			return err
+		}
+		line.Color = color.Black
+		line.Width = vg.Points(1)
+		line.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
+		p.Add(line)
+		p.Legend.Add("halfway between bfs and oracle", line)
+	}
 	ideal, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: float64(most), Y: float64(most)}})
 	if err != nil {
 		return err
@@ -63,6 +75,29 @@ func (r *Report) chart(path, format string) error {
 		return err
 	}
 	return saveTo(path, w)
+}
+
+// halfwayCurve is the mean of bfs's and the oracle's curves, page by
+// page, or nil unless the report has both.
+func (r *Report) halfwayCurve() plotter.XYs {
+	var bfs, oracle []int
+	for _, h := range r.Harvests {
+		switch h.Strategy {
+		case "bfs":
+			bfs = h.Curve
+		case Oracle:
+			oracle = h.Curve
+		}
+	}
+	if bfs == nil || oracle == nil {
+		return nil
+	}
+	n := min(len(bfs), len(oracle))
+	pts := make(plotter.XYs, n+1)
+	for j := range n {
+		pts[j+1] = plotter.XY{X: float64(j + 1), Y: float64(bfs[j]+oracle[j]) / 2}
+	}
+	return pts
 }
 
 // saveTo writes a rendered chart to path.

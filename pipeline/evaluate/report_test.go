@@ -3,16 +3,20 @@ package evaluate
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/publish"
+	"gonum.org/v1/plot/plotter"
 )
 
 // With bfs and the oracle in a report, the table gives each strategy's
 // distance from halfway between them (hand-checked: bfs 45 and the
 // oracle 58 relevant of 250 put halfway at 0.206, so learned's 51 is
-// 0.002 below it); without either, there is no such column.
+// 0.002 below it), and the chart a dotted line halfway between their
+// curves; without either, there is neither.
 func TestPrintHalfway(t *testing.T) {
 	harvest := func(s string, relevant int) publish.Harvest {
 		return publish.Harvest{Strategy: s, Pages: 250, Fetched: 250, Relevant: relevant, Overlap: map[string]int{}}
@@ -32,12 +36,25 @@ func TestPrintHalfway(t *testing.T) {
 		}
 	}
 
+	// The chart's dotted line is the mean of the two curves, page by page.
+	rep.Harvests[0].Curve, rep.Harvests[2].Curve = []int{0, 1, 1}, []int{1, 2, 3}
+	if got := rep.halfwayCurve(); len(got) != 4 || got[1].Y != 0.5 || got[2].Y != 1.5 || got[3] != (plotter.XY{X: 3, Y: 2}) {
+		t.Errorf("halfway curve %v", got)
+	}
+	dir := t.TempDir()
+	if err := rep.chart(filepath.Join(dir, "h.svg"), "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if svg, err := os.ReadFile(filepath.Join(dir, "h.svg")); err != nil || !bytes.Contains(svg, []byte("halfway between bfs and oracle")) {
+		t.Errorf("the chart has no halfway line in its legend: %v", err)
+	}
+
 	rep.Harvests = rep.Harvests[:2] // no oracle
 	out.Reset()
 	if err := rep.Print(&out); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := rep.Halfway(); ok || strings.Contains(out.String(), "halfway") {
+	if _, ok := rep.Halfway(); ok || strings.Contains(out.String(), "halfway") || rep.halfwayCurve() != nil {
 		t.Errorf("a report without the oracle has a halfway:\n%s", out.String())
 	}
 }

@@ -80,22 +80,14 @@ func (r *Report) chart(path, format string) error {
 // halfwayCurve is the mean of bfs's and the oracle's curves, page by
 // page, or nil unless the report has both.
 func (r *Report) halfwayCurve() plotter.XYs {
-	var bfs, oracle []int
-	for _, h := range r.Harvests {
-		switch h.Strategy {
-		case "bfs":
-			bfs = h.Curve
-		case Oracle:
-			oracle = h.Curve
-		}
-	}
+	bfs, oracle := r.bounds()
 	if bfs == nil || oracle == nil {
 		return nil
 	}
-	n := min(len(bfs), len(oracle))
+	n := min(len(bfs.Curve), len(oracle.Curve))
 	pts := make(plotter.XYs, n+1)
 	for j := range n {
-		pts[j+1] = plotter.XY{X: float64(j + 1), Y: float64(bfs[j]+oracle[j]) / 2}
+		pts[j+1] = plotter.XY{X: float64(j + 1), Y: float64(bfs.Curve[j]+oracle.Curve[j]) / 2}
 	}
 	return pts
 }

@@ -51,7 +51,16 @@ func (r *Report) Print(w io.Writer) error {
 // Halfway returns the harvest halfway between bfs's and the oracle's, and
 // whether the report has both.
 func (r *Report) Halfway() (float64, bool) {
-	var bfs, oracle *publish.Harvest
+	bfs, oracle := r.bounds()
+	if bfs == nil || oracle == nil {
+		return 0, false
+	}
+	return (bfs.Rate() + oracle.Rate()) / 2, true
+}
+
+// bounds returns the report's bfs and oracle harvests, nil where absent:
+// the floor and the ceiling a focused strategy is placed between.
+func (r *Report) bounds() (bfs, oracle *publish.Harvest) {
 	for i, h := range r.Harvests {
 		switch h.Strategy {
 		case "bfs":
@@ -60,10 +69,7 @@ func (r *Report) Halfway() (float64, bool) {
 			oracle = &r.Harvests[i]
 		}
 	}
-	if bfs == nil || oracle == nil {
-		return 0, false
-	}
-	return (bfs.Rate() + oracle.Rate()) / 2, true
+	return bfs, oracle
 }
 
 // Dir returns where an evaluation of job is saved under the output root:

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
+
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"

@@ -9,10 +9,11 @@ import (
 	"unicode"
 
 	"github.com/robfig/cron/v3"
+	"gopkg.in/yaml.v3"
+
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/revisit"
-	"gopkg.in/yaml.v3"
 )
 
 // validate checks a merged job; a problem is reported at the line of the

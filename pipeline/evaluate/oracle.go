@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/text"

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/topicrank/topicrank/stages/publish"
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/topicrank/topicrank/stages/publish"
 )
 
 // With bfs and the oracle in a report, the table gives each strategy's

@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -119,7 +118,7 @@ func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 			if len(via) >= 5 {
 				return errRedirect{"more than 5 redirects"}
 			}
-			if !slices.ContainsFunc(hosts, func(h string) bool { return strings.EqualFold(req.URL.Host, h) }) {
+			if !page.HostIn(req.URL.Host, hosts) {
 				return errRedirect{"redirect to " + req.URL.Host + " leaves the job's hosts"}
 			}
 			path := page.CleanPath(req.URL.EscapedPath())

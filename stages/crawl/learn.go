@@ -16,8 +16,8 @@ import (
 // fetched page labels the links that led to it, relevant or not. A link's
 // features are its anchor's terms, the terms of the 20 words around it,
 // its title's terms and its section heading's terms (hashed by package
-// page into page.FeatureSpace weights), the similarity strategy's weight of the link,
-// the parent page's relevance and its depth. The similarity weight enters
+// page into page.FeatureSpace weights), the similarity strategy's weight
+// of the link, the parent page's relevance and its depth. The similarity weight enters
 // with a prior weight, so the untrained model orders links as similarity
 // does; until the model has minLabels labels, minRelevant of them
 // relevant, the crawl uses the similarity weight itself. Training happens
@@ -30,8 +30,8 @@ const (
 	minLabels   = 10
 	minRelevant = 5
 	// learnRate is AdaGrad's base step. 0.1–1 all did better than plain
-	// stochastic gradient at 0.2 (docs/learned-trials.md); 0.3 did best on the
-	// eight topics of the table and on eight held out.
+	// stochastic gradient at 0.2 (docs/learned-trials.md); 0.3 did best on
+	// the eight topics of the table and on eight held out.
 	learnRate = 0.3
 	// rescoreBudget frontier links are scored again after each label,
 	// round-robin: the frontier follows the model without a full re-sort

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
 	"github.com/topicrank/topicrank/internal/decompress"
 )
 

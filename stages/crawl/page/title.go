@@ -44,7 +44,7 @@ func articleKeySlow(href string, hosts []string) (string, bool) {
 	if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
 		return "", false
 	}
-	if u.Host != "" && !hostIn(u.Host, hosts) {
+	if u.Host != "" && !HostIn(u.Host, hosts) {
 		return "", false
 	}
 	raw, ok := strings.CutPrefix(CleanPath(u.EscapedPath()), "/wiki/")
@@ -149,7 +149,8 @@ func KeyPath(key string) string {
 	return b.String()
 }
 
-func hostIn(host string, hosts []string) bool {
+// HostIn reports whether host is one of hosts, case aside.
+func HostIn(host string, hosts []string) bool {
 	for _, h := range hosts {
 		if strings.EqualFold(host, h) {
 			return true

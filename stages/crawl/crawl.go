@@ -165,7 +165,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
 	if cfg.Strategy == page.StrategyLearned && c.res.Judged {
-		c.learn = newLearner()
+		c.learn = newLearner(c.pageLinks)
 	}
 	if cfg.TopicFeedback && c.res.Judged {
 		c.fb = newFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)

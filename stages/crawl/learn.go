@@ -13,16 +13,17 @@ import (
 // during the crawl on the crawl's own judgments by AdaGrad (each weight's
 // step shrinks with the gradients it has had: a term seen once moves as
 // far as the first label says, one seen on every page settles). Each
-// fetched page labels the links that led to it, relevant or not. A link's
-// features are its anchor's terms, the terms of the 20 words around it,
-// its title's terms and its section heading's terms (hashed by package
-// page into page.FeatureSpace weights), the similarity strategy's weight
-// of the link, the parent page's relevance and its depth. The similarity weight enters
-// with a prior weight, so the untrained model orders links as similarity
-// does; until the model has minLabels labels, minRelevant of them
-// relevant, the crawl uses the similarity weight itself. Training happens
-// in the crawl loop, in the loop's order, so a crawl is deterministic at
-// any concurrency.
+// fetched page labels the links that led to it, with a soft label: how far
+// its relevance is from the threshold (see target). A link's features are
+// its anchor's terms, the terms of the 20 words around it, its title's
+// terms and its section heading's terms (hashed by package page into
+// page.FeatureSpace weights), the similarity strategy's weight of the
+// link, the parent page's relevance, its depth and its judged neighbours
+// on the parent (siblings.go). The similarity weight enters with a prior
+// weight, so the untrained model orders links as similarity does; until
+// the model has minLabels labels, minRelevant of them relevant, the crawl
+// uses the similarity weight itself. Training happens in the crawl loop,
+// in the loop's order, so a crawl is deterministic at any concurrency.
 const (
 	// The model takes over from the similarity weight once it has
 	// minLabels labels, minRelevant of them relevant: a model that has
@@ -43,7 +44,24 @@ const (
 	parentLabels = 4
 	priorSim     = 4.0 // the untrained model's weight of the similarity weight
 	priorBias    = -2.0
+	// softWidth is the soft label's scale, in units of the threshold: a
+	// page at half the threshold above it teaches 0.73, one at the
+	// threshold 0.5, one with no relevance at all 0.12.
+	softWidth = 0.5
 )
+
+// target is the label a page of the given relevance teaches: the logistic
+// of its distance from the threshold, over softWidth·threshold. A page
+// just under the threshold is nearly as good a lesson as one just over
+// it, and no page is taught as certain, which keeps a few early pages from
+// deciding the weights of the words they hold. Without a threshold every
+// page is relevant, and teaches 1.
+func target(relevance, threshold float64) float64 {
+	if threshold <= 0 {
+		return 1
+	}
+	return 1 / (1 + math.Exp(-(relevance-threshold)/(softWidth*threshold)))
+}
 
 // linkHashes are a link's hashed features (page.Document's Features and
 // Sections): its terms', which relevance feedback's cosine also reads,
@@ -57,6 +75,12 @@ type example struct {
 	parentRel float64
 	depth     int
 	over      int // irrelevant pages beyond max_tunnel on the path to the link
+	// parent is the page the link is on, idx its place among the page's
+	// links; sibRel and sibIrr are the shares of its judged neighbours
+	// there (siblings.shares), filled in by the learner as it scores.
+	parent         uint32
+	idx            int
+	sibRel, sibIrr float64
 }
 
 // norm scales the hashed features' weights: one over the root of their
@@ -71,7 +95,8 @@ type model struct {
 	w, g2        []float64 // hashed features
 	bias, wSim   float64
 	wRel, wDepth float64
-	dense        [4]float64 // squared gradients of bias, wSim, wRel, wDepth
+	wSibs        [2]float64 // of sibRel and sibIrr
+	dense        [6]float64 // squared gradients of bias, wSim, wRel, wDepth, wSibs
 	labels       int
 	relevant     int // labels that were relevant
 }
@@ -81,7 +106,8 @@ func newModel() *model {
 }
 
 func (m *model) z(e example) float64 {
-	z := m.bias + m.wSim*e.sim + m.wRel*e.parentRel + m.wDepth*math.Log1p(float64(e.depth))
+	z := m.bias + m.wSim*e.sim + m.wRel*e.parentRel + m.wDepth*math.Log1p(float64(e.depth)) +
+		m.wSibs[0]*e.sibRel + m.wSibs[1]*e.sibIrr
 	norm := e.norm()
 	for _, hashes := range [...][]uint32{e.terms, e.section} {
 		for _, f := range hashes {
@@ -103,17 +129,16 @@ func (m *model) score(e example) float64 {
 	return 1 / (1 + math.Exp(-m.z(e)))
 }
 
-// learn takes one label: an AdaGrad step on the log loss.
-func (m *model) learn(e example, relevant bool) {
-	y := 0.0
-	if relevant {
-		y = 1
-	}
+// learn takes one label, y in [0, 1] (target's), of a page judged
+// relevant or not: an AdaGrad step on the log loss.
+func (m *model) learn(e example, y float64, relevant bool) {
 	r := y - 1/(1+math.Exp(-m.z(e)))
 	step(&m.bias, &m.dense[0], r)
 	step(&m.wSim, &m.dense[1], r*e.sim)
 	step(&m.wRel, &m.dense[2], r*e.parentRel)
 	step(&m.wDepth, &m.dense[3], r*math.Log1p(float64(e.depth)))
+	step(&m.wSibs[0], &m.dense[4], r*e.sibRel)
+	step(&m.wSibs[1], &m.dense[5], r*e.sibIrr)
 	norm := e.norm()
 	for _, hashes := range [...][]uint32{e.terms, e.section} {
 		for _, f := range hashes {
@@ -137,12 +162,25 @@ func step(w, g2 *float64, g float64) {
 // learner is the learned strategy's state in a crawl.
 type learner struct {
 	m       *model
+	sibs    siblings
 	pending map[string][]example // frontier page -> the links that led to it
 	order   []string             // frontier pages as they came, for re-scoring
 	cursor  int
 }
 
-func newLearner() *learner { return &learner{m: newModel(), pending: map[string][]example{}} }
+// newLearner returns a learner; links gives a fetched page's links in
+// document order (nil: no sibling features).
+func newLearner(links func(parent uint32) []string) *learner {
+	return &learner{m: newModel(), sibs: siblings{links: links, judged: map[string]bool{}}, pending: map[string][]example{}}
+}
+
+// score is the model's score of e, its sibling features as they are now.
+func (l *learner) score(e example) float64 { return l.m.score(l.withSiblings(e)) }
+
+func (l *learner) withSiblings(e example) example {
+	e.sibRel, e.sibIrr = l.sibs.shares(e.parent, e.idx)
+	return e
+}
 
 // found notes a link to a frontier page.
 func (l *learner) found(key string, e example) {
@@ -154,18 +192,25 @@ func (l *learner) found(key string, e example) {
 	}
 }
 
-// judged trains on a fetched page's label and returns the frontier pages
-// to score again: rescoreBudget of them, round-robin, once the model is
-// trained.
-func (l *learner) judged(key string, relevant bool) []string {
+// judged trains on a fetched page's label (relevant or not; y, target's)
+// and returns the frontier pages to score again once the model is
+// trained: rescoreBudget of them, round-robin, and the page's neighbours
+// on the pages that linked to it, whose sibling features it changed.
+func (l *learner) judged(key string, y float64, relevant bool) []string {
+	var due []string
 	for _, e := range l.pending[key] {
-		l.m.learn(e, relevant)
+		l.m.learn(l.withSiblings(e), y, relevant)
+		for _, k := range l.sibs.around(e.parent, e.idx) {
+			if l.pending[k] != nil {
+				due = append(due, k)
+			}
+		}
 	}
+	l.sibs.judged[key] = relevant
 	delete(l.pending, key)
 	if !l.m.trained() {
 		return nil
 	}
-	var due []string
 	for n := 0; n < rescoreBudget && len(l.order) > 0; n++ {
 		if l.cursor >= len(l.order) {
 			l.cursor = 0

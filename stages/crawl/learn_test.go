@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -32,14 +33,14 @@ func TestQueueReweigh(t *testing.T) {
 // sharing a relevant page's features score above those sharing an
 // irrelevant one's, whatever their similarity.
 func TestModelLearns(t *testing.T) {
-	l := newLearner()
+	l := newLearner(nil)
 	good := example{linkHashes: linkHashes{terms: []uint32{1, 2, 3}}, sim: 0.2}
 	bad := example{linkHashes: linkHashes{terms: []uint32{7, 8, 9}}, sim: 0.4}
 	if s := l.m.score(bad); s != 0.4 {
 		t.Errorf("untrained score %v, want the similarity weight 0.4", s)
 	}
 	for range minLabels {
-		l.m.learn(bad, false)
+		l.m.learn(bad, 0, false)
 	}
 	if s := l.m.score(bad); s != 0.4 {
 		t.Errorf("score after %d irrelevant labels %v, want the similarity weight 0.4", minLabels, s)
@@ -78,14 +79,14 @@ func TestModelAdaGrad(t *testing.T) {
 	m := newModel()
 	e := example{linkHashes: linkHashes{terms: []uint32{5}}, sim: 0} // one feature: norm 1
 	p := 1 / (1 + math.Exp(-priorBias))                              // the untrained model's probability
-	m.learn(e, true)
+	m.learn(e, 1, true)
 	g := 1 - p
 	want := learnRate * g / (1 + g)
 	if math.Abs(m.w[5]-want) > 1e-12 || math.Abs(m.bias-(priorBias+want)) > 1e-12 {
 		t.Fatalf("after one label: w %v bias %v, want %v and %v", m.w[5], m.bias, want, priorBias+want)
 	}
 	first := m.w[5]
-	m.learn(example{linkHashes: linkHashes{terms: []uint32{5, 6}}, sim: 0}, true)
+	m.learn(example{linkHashes: linkHashes{terms: []uint32{5, 6}}, sim: 0}, 1, true)
 	z := priorBias + want + first/math.Sqrt(2) // before the second step: two features, norm 1/√2
 	g2 := (1 - 1/(1+math.Exp(-z))) / math.Sqrt(2)
 	if got, want := m.w[5]-first, learnRate*g2/(1+math.Sqrt(g*g+g2*g2)); math.Abs(got-want) > 1e-12 {
@@ -105,22 +106,22 @@ func TestTunnel(t *testing.T) {
 	l := page.Link{Weight: 0.5}
 	c.judged("/wiki/S", 0, true, page.Document{}) // the seed, irrelevant: a run of 1
 	l.Key = "/wiki/A"
-	if w := c.priority(0, l, linkHashes{}); w != 0.5 {
+	if w := c.priority(0, 0, l, linkHashes{}); w != 0.5 {
 		t.Errorf("after one irrelevant page: %v, want 0.5", w)
 	}
 	c.judged("/wiki/A", 1, true, page.Document{}) // a run of 2
 	l.Key = "/wiki/B"
-	if w := c.priority(1, l, linkHashes{}); w != 0.5*TunnelPenalty {
+	if w := c.priority(1, 0, l, linkHashes{}); w != 0.5*TunnelPenalty {
 		t.Errorf("after two: %v, want %v", w, 0.5*TunnelPenalty)
 	}
 	c.judged("/wiki/B", 2, true, page.Document{}) // 3
 	l.Key = "/wiki/C"
-	if w := c.priority(2, l, linkHashes{}); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
+	if w := c.priority(2, 0, l, linkHashes{}); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
 		t.Errorf("after three: %v", w)
 	}
 	c.judged("/wiki/C", 3, true, page.Document{}) // relevant: 0
 	l.Key = "/wiki/D"
-	if w := c.priority(3, l, linkHashes{}); w != 0.5 {
+	if w := c.priority(3, 0, l, linkHashes{}); w != 0.5 {
 		t.Errorf("after a relevant page: %v, want 0.5", w)
 	}
 }
@@ -151,7 +152,11 @@ func TestFeedback(t *testing.T) {
 // judgedBy trains c's learner on a label and re-scores what it returns,
 // as the crawl loop does.
 func (c *crawler) judgedBy(key string, relevant bool) {
-	for _, k := range c.learn.judged(key, relevant) {
+	y := 0.0
+	if relevant {
+		y = 1
+	}
+	for _, k := range c.learn.judged(key, y, relevant) {
 		c.rescore(k)
 	}
 }
@@ -163,7 +168,7 @@ func (c *crawler) judgedBy(key string, relevant bool) {
 // in place.
 func TestLaterLinkRaisesFrontierPage(t *testing.T) {
 	for _, trained := range []bool{false, true} {
-		c := &crawler{learn: newLearner(), queue: NewQueue()}
+		c := &crawler{learn: newLearner(nil), queue: NewQueue()}
 		if trained {
 			c.learn.m.labels, c.learn.m.relevant = minLabels, minRelevant
 		}
@@ -197,5 +202,83 @@ func TestLaterLinkRaisesFrontierPage(t *testing.T) {
 		if want := m.score(tunnelled) * TunnelPenalty; got["t"] != want {
 			t.Errorf("trained: t at %v, want %v (its tunnel penalty kept)", got["t"], want)
 		}
+	}
+}
+
+// TestTarget checks the soft label by hand: the logistic of the distance
+// from the threshold over softWidth·threshold.
+func TestTarget(t *testing.T) {
+	for _, c := range []struct{ rel, thr, want float64 }{
+		{0.1, 0.1, 0.5},
+		{0.15, 0.1, 1 / (1 + math.Exp(-1))}, // half the threshold above it: one unit
+		{0, 0.1, 1 / (1 + math.Exp(2))},     // no relevance: two units below
+		{0.4, 0.2, 1 / (1 + math.Exp(-2))},
+		{0, 0, 1}, // no threshold: every page is relevant
+	} {
+		if got := target(c.rel, c.thr); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("target(%v, %v) = %v, want %v", c.rel, c.thr, got, c.want)
+		}
+	}
+}
+
+// TestSiblings checks the sibling shares by hand: of the judged links
+// within siblingWindow places of a link on its parent (the link itself
+// left out), the shares relevant and irrelevant, over their count plus
+// one.
+func TestSiblings(t *testing.T) {
+	keys := make([]string, 2*siblingWindow+5)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("/wiki/K%d", i)
+	}
+	idx := siblingWindow + 2
+	s := siblings{links: func(p uint32) []string {
+		if p == 7 {
+			return keys
+		}
+		return nil
+	}, judged: map[string]bool{
+		keys[idx-siblingWindow]:   true,  // the window's first
+		keys[idx-siblingWindow+1]: false, // inside
+		keys[idx+1]:               false, // inside
+		keys[idx+siblingWindow+1]: true,  // just past the window
+		keys[idx]:                 true,  // the link itself
+	}}
+	rel, irr := s.shares(7, idx)
+	if rel != 1.0/4 || irr != 2.0/4 {
+		t.Errorf("shares %v, %v; want 1/4 and 2/4", rel, irr)
+	}
+	if n := len(s.around(7, idx)); n != 2*siblingWindow {
+		t.Errorf("%d neighbours, want %d", n, 2*siblingWindow)
+	}
+	if n := len(s.around(7, 0)); n != siblingWindow {
+		t.Errorf("%d neighbours of the first link, want %d", n, siblingWindow)
+	}
+	for _, p := range []struct {
+		parent uint32
+		idx    int
+	}{{8, 0}, {7, len(keys)}, {7, -1}} {
+		if rel, irr := s.shares(p.parent, p.idx); rel != 0 || irr != 0 {
+			t.Errorf("shares of unknown link %v: %v, %v", p, rel, irr)
+		}
+	}
+}
+
+// TestSiblingRescore: once the model is trained, judging a page re-scores
+// its neighbours still in the frontier (their sibling features changed),
+// and the scores read the shares as they are now.
+func TestSiblingRescore(t *testing.T) {
+	keys := []string{"a", "b", "c"}
+	l := newLearner(func(uint32) []string { return keys })
+	l.m.labels, l.m.relevant = minLabels, minRelevant
+	l.m.wSibs = [2]float64{3, -3}
+	l.found("a", example{idx: 0})
+	l.found("c", example{idx: 2})
+	before := l.score(example{idx: 2})
+	due := l.judged("a", 1, true)
+	if !slices.Contains(due, "c") {
+		t.Errorf("re-scored %v, want c (a's neighbour) among them", due)
+	}
+	if after := l.score(example{idx: 2}); !(after > before) {
+		t.Errorf("c's score %v after its neighbour was judged relevant, %v before: want higher", after, before)
 	}
 }

@@ -302,7 +302,7 @@ func (c *crawler) admit(uid uint32, doc page.Document) {
 			if c.vertices() >= c.cfg.MaxPages || !c.robots.Allowed(l.Key) || !c.admissible(l.Key, depth) {
 				continue
 			}
-			vid = c.discover(l.Key, c.priority(uid, l, featuresOf(doc, i)))
+			vid = c.discover(l.Key, c.priority(uid, i, l, featuresOf(doc, i)))
 		} else if p := &c.res.Pages[vid]; depth < p.Depth {
 			p.Depth = depth
 		}
@@ -320,20 +320,22 @@ func (c *crawler) admit(uid uint32, doc page.Document) {
 func (c *crawler) enqueue(uid uint32, doc page.Document) {
 	links := doc.Links
 	keys := make([]string, len(links))
-	depth := c.res.Pages[uid].Depth + 1
 	for i, l := range links {
 		keys[i] = l.Key
+	}
+	for len(c.links) <= int(uid) {
+		c.links = append(c.links, nil)
+	}
+	c.links[uid] = keys
+	depth := c.res.Pages[uid].Depth + 1
+	for i, l := range links {
 		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) && c.admissible(l.Key, depth) {
-			if w := c.priority(uid, l, featuresOf(doc, i)); !c.queue.Add(l.Key, w) && c.learn != nil {
+			if w := c.priority(uid, i, l, featuresOf(doc, i)); !c.queue.Add(l.Key, w) && c.learn != nil {
 				c.rescore(l.Key)
 			}
 		}
 	}
 	c.queue.Bound(c.cfg.MaxFrontier)
-	for len(c.links) <= int(uid) {
-		c.links = append(c.links, nil)
-	}
-	c.links[uid] = keys
 }
 
 // linkVertices records best-first admission's edges: each vertex's links

@@ -10,20 +10,20 @@ import (
 // irrelevant page beyond max_tunnel on the path that found it.
 const TunnelPenalty = 0.1
 
-// priority is the weight a link of vertex uid enters the queue with: the
-// strategy's weight (or the learned model's score), blended with relevance
-// feedback's, and lowered when the path to uid has passed through more
-// than MaxTunnel irrelevant pages in a row.
-func (c *crawler) priority(uid uint32, l page.Link, h linkHashes) float64 {
+// priority is the weight link idx of vertex uid enters the queue with:
+// the strategy's weight (or the learned model's score), blended with
+// relevance feedback's, and lowered when the path to uid has passed
+// through more than MaxTunnel irrelevant pages in a row.
+func (c *crawler) priority(uid uint32, idx int, l page.Link, h linkHashes) float64 {
 	if c.cfg.Oracle != nil {
 		return c.cfg.Oracle[l.Key]
 	}
 	p := &c.res.Pages[uid]
 	over := c.tunnel(uid, l.Key)
 	if c.learn != nil {
-		e := example{linkHashes: h, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over}
+		e := example{linkHashes: h, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over, parent: uid, idx: idx}
 		c.learn.found(l.Key, e)
-		return c.adjust(c.learn.m.score(e), e)
+		return c.adjust(c.learn.score(e), e)
 	}
 	return c.adjust(l.Weight, example{linkHashes: h, over: over})
 }
@@ -64,7 +64,7 @@ func (c *crawler) rescore(key string) {
 	}
 	best := 0.0
 	for _, e := range ex {
-		best = max(best, c.adjust(c.learn.m.score(e), e))
+		best = max(best, c.adjust(c.learn.score(e), e))
 	}
 	c.queue.Reweigh(key, best)
 }
@@ -78,7 +78,7 @@ func (c *crawler) judged(key string, uid uint32, usable bool, doc page.Document)
 	}
 	if c.learn != nil {
 		if usable {
-			for _, k := range c.learn.judged(key, p.Relevant) {
+			for _, k := range c.learn.judged(key, target(p.Relevance, c.cfg.RelevanceThreshold), p.Relevant) {
 				c.rescore(k)
 			}
 		} else {
@@ -93,4 +93,13 @@ func (c *crawler) judged(key string, uid uint32, usable bool, doc page.Document)
 		}
 		delete(c.parentRun, key)
 	}
+}
+
+// pageLinks returns vertex uid's links in document order, as best-first
+// admission keeps them; nil if it has none kept.
+func (c *crawler) pageLinks(uid uint32) []string {
+	if int(uid) < len(c.links) {
+		return c.links[uid]
+	}
+	return nil
 }

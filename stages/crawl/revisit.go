@@ -114,7 +114,7 @@ func (c *crawler) again() *crawler {
 	}
 	n.cfg.Progress = nil
 	if c.learn != nil {
-		n.learn = newLearner()
+		n.learn = newLearner(n.pageLinks)
 	}
 	if c.fb != nil {
 		n.fb = newFeedback(c.cfg.Topics, c.cfg.FeedbackTerms, c.cfg.FeedbackWeight)

@@ -12,7 +12,8 @@ package crawl
 const siblingWindow = 10
 
 // siblings holds what the feature reads: each fetched page's links and
-// each judged page's label.
+// each judged page's label. Best-first admission keeps a page's links;
+// under discovery admission none are kept, and the shares stay 0.
 type siblings struct {
 	links  func(parent uint32) []string // a fetched page's links in document order; nil if unknown
 	judged map[string]bool              // judged pages: relevant or not

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/topicrank/topicrank/stages/crawl/learn"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/text"
 )
@@ -165,10 +166,10 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
 	if cfg.Strategy == page.StrategyLearned && c.res.Judged {
-		c.learn = newLearner(c.pageLinks)
+		c.learner = learn.New(c.pageLinks)
 	}
 	if cfg.TopicFeedback && c.res.Judged {
-		c.fb = newFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)
+		c.fb = learn.NewFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)
 	}
 	c.run, c.parentRun = map[uint32]int{}, map[string]int{}
 	if r := cfg.Revisit; r != nil && cfg.State != nil {
@@ -250,10 +251,10 @@ type crawler struct {
 	inflight atomic.Int32  // fetches started and not yet done
 	wake     chan struct{} // a fetch ended (cap 1)
 
-	learn     *learner       // the learned strategy's model, nil for others
-	fb        *feedback      // relevance feedback, nil when off
-	run       map[uint32]int // with MaxTunnel: irrelevant pages in a row on the path to a vertex, itself included
-	parentRun map[string]int // with MaxTunnel: that run at the page that first found a queued page
+	learner   *learn.Learner  // the learned strategy's model, nil for others
+	fb        *learn.Feedback // relevance feedback, nil when off
+	run       map[uint32]int  // with MaxTunnel: irrelevant pages in a row on the path to a vertex, itself included
+	parentRun map[string]int  // with MaxTunnel: that run at the page that first found a queued page
 }
 
 // fetched is a page fetched and parsed ahead of the loop.

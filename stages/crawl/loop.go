@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/topicrank/topicrank/stages/crawl/learn"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
@@ -302,7 +303,7 @@ func (c *crawler) admit(uid uint32, doc page.Document) {
 			if c.vertices() >= c.cfg.MaxPages || !c.robots.Allowed(l.Key) || !c.admissible(l.Key, depth) {
 				continue
 			}
-			vid = c.discover(l.Key, c.priority(uid, i, l, featuresOf(doc, i)))
+			vid = c.discover(l.Key, c.priority(uid, l, featuresOf(doc, i)))
 		} else if p := &c.res.Pages[vid]; depth < p.Depth {
 			p.Depth = depth
 		}
@@ -330,7 +331,7 @@ func (c *crawler) enqueue(uid uint32, doc page.Document) {
 	depth := c.res.Pages[uid].Depth + 1
 	for i, l := range links {
 		if _, seen := c.visited[l.Key]; !seen && c.robots.Allowed(l.Key) && c.admissible(l.Key, depth) {
-			if w := c.priority(uid, i, l, featuresOf(doc, i)); !c.queue.Add(l.Key, w) && c.learn != nil {
+			if w := c.priority(uid, l, featuresOf(doc, i)); !c.queue.Add(l.Key, w) && c.learner != nil {
 				c.rescore(l.Key)
 			}
 		}
@@ -366,15 +367,15 @@ func (c *crawler) report() {
 	})
 }
 
-// featuresOf returns the hashed features of doc's i'th link (none if
-// the document has none).
-func featuresOf(doc page.Document, i int) linkHashes {
-	var f linkHashes
+// featuresOf returns link i of doc as the learned model first sees it:
+// its hashed features and its place on the page.
+func featuresOf(doc page.Document, i int) learn.Example {
+	e := learn.Example{Idx: i}
 	if i < len(doc.Features) {
-		f.terms = doc.Features[i]
+		e.Terms = doc.Features[i]
 	}
 	if i < len(doc.Sections) {
-		f.section = doc.Sections[i]
+		e.Section = doc.Sections[i]
 	}
-	return f
+	return e
 }

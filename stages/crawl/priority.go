@@ -3,6 +3,7 @@ package crawl
 import (
 	"math"
 
+	"github.com/topicrank/topicrank/stages/crawl/learn"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
@@ -10,32 +11,33 @@ import (
 // irrelevant page beyond max_tunnel on the path that found it.
 const TunnelPenalty = 0.1
 
-// priority is the weight link idx of vertex uid enters the queue with:
-// the strategy's weight (or the learned model's score), blended with
-// relevance feedback's, and lowered when the path to uid has passed
-// through more than MaxTunnel irrelevant pages in a row.
-func (c *crawler) priority(uid uint32, idx int, l page.Link, h linkHashes) float64 {
+// priority is the weight a link of vertex uid (e: its features and place,
+// featuresOf) enters the queue with: the strategy's weight (or the
+// learned model's score), blended with relevance feedback's, and lowered
+// when the path to uid has passed through more than MaxTunnel irrelevant
+// pages in a row.
+func (c *crawler) priority(uid uint32, l page.Link, e learn.Example) float64 {
 	if c.cfg.Oracle != nil {
 		return c.cfg.Oracle[l.Key]
 	}
 	p := &c.res.Pages[uid]
-	over := c.tunnel(uid, l.Key)
-	if c.learn != nil {
-		e := example{linkHashes: h, sim: l.Weight, parentRel: p.Relevance, depth: p.Depth, over: over, parent: uid, idx: idx}
-		c.learn.found(l.Key, e)
-		return c.adjust(c.learn.score(e), e)
+	e.Over = c.tunnel(uid, l.Key)
+	if c.learner != nil {
+		e.Sim, e.ParentRel, e.Depth, e.Parent = l.Weight, p.Relevance, p.Depth, uid
+		c.learner.Found(l.Key, e)
+		return c.adjust(c.learner.Score(e), e)
 	}
-	return c.adjust(l.Weight, example{linkHashes: h, over: over})
+	return c.adjust(l.Weight, e)
 }
 
 // adjust applies relevance feedback's blend and the tunnel penalty to a
 // link's weight.
-func (c *crawler) adjust(w float64, e example) float64 {
+func (c *crawler) adjust(w float64, e learn.Example) float64 {
 	if c.fb != nil {
-		w = c.fb.blend(w, e.terms)
+		w = c.fb.Blend(w, e.Terms)
 	}
-	if e.over > 0 {
-		w *= math.Pow(TunnelPenalty, float64(e.over))
+	if e.Over > 0 {
+		w *= math.Pow(TunnelPenalty, float64(e.Over))
 	}
 	return w
 }
@@ -58,13 +60,13 @@ func (c *crawler) tunnel(uid uint32, key string) int {
 // pages the learner picks, and for a queued page as each further link to
 // it is found, so that a better link found later counts at once.
 func (c *crawler) rescore(key string) {
-	ex := c.learn.pending[key]
-	if ex == nil || !c.learn.m.trained() {
+	ex := c.learner.Links(key)
+	if ex == nil || !c.learner.Trained() {
 		return
 	}
 	best := 0.0
 	for _, e := range ex {
-		best = max(best, c.adjust(c.learn.score(e), e))
+		best = max(best, c.adjust(c.learner.Score(e), e))
 	}
 	c.queue.Reweigh(key, best)
 }
@@ -74,15 +76,15 @@ func (c *crawler) rescore(key string) {
 func (c *crawler) judged(key string, uid uint32, usable bool, doc page.Document) {
 	p := &c.res.Pages[uid]
 	if c.fb != nil && usable && p.Relevant {
-		c.fb.judged(doc.Terms)
+		c.fb.Judged(doc.Terms)
 	}
-	if c.learn != nil {
+	if c.learner != nil {
 		if usable {
-			for _, k := range c.learn.judged(key, target(p.Relevance, c.cfg.RelevanceThreshold), p.Relevant) {
+			for _, k := range c.learner.Judged(key, learn.Target(p.Relevance, c.cfg.RelevanceThreshold), p.Relevant) {
 				c.rescore(k)
 			}
 		} else {
-			delete(c.learn.pending, key)
+			c.learner.Forget(key)
 		}
 	}
 	if c.cfg.MaxTunnel != nil {

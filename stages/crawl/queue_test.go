@@ -158,3 +158,22 @@ func TestQueueMatchesSortedModel(t *testing.T) {
 		}
 	}
 }
+
+func TestQueueReweigh(t *testing.T) {
+	q := NewQueue()
+	for i, k := range []string{"a", "b", "c", "d"} {
+		q.Add(k, float64(i%2)) // a 0, b 1, c 0, d 1
+	}
+	if !q.Reweigh("c", 2) || q.Reweigh("x", 1) {
+		t.Fatal("Reweigh of a queued key failed, or of an absent one succeeded")
+	}
+	q.Reweigh("d", 0) // now equal to a: a was added first
+	var got []string
+	for q.Len() > 0 {
+		k, _ := q.Extract()
+		got = append(got, k)
+	}
+	if want := []string{"c", "b", "a", "d"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl/learn"
 )
 
 // Revisit makes a crawl a budgeted re-crawl (DESIGN.md, "Revisits"): the
@@ -113,11 +115,11 @@ func (c *crawler) again() *crawler {
 		failures: newFailureLog(slog.New(slog.DiscardHandler), time.Hour), // the first pass logged them
 	}
 	n.cfg.Progress = nil
-	if c.learn != nil {
-		n.learn = newLearner(n.pageLinks)
+	if c.learner != nil {
+		n.learner = learn.New(n.pageLinks)
 	}
 	if c.fb != nil {
-		n.fb = newFeedback(c.cfg.Topics, c.cfg.FeedbackTerms, c.cfg.FeedbackWeight)
+		n.fb = learn.NewFeedback(c.cfg.Topics, c.cfg.FeedbackTerms, c.cfg.FeedbackWeight)
 	}
 	return n
 }

@@ -1,4 +1,4 @@
-package crawl
+package learn
 
 // Sibling locality (Aggarwal et al.'s intelligent crawler; Chakrabarti's
 // sibling links): links that sit near each other on a page, a list of

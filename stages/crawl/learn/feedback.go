@@ -1,4 +1,4 @@
-package crawl
+package learn
 
 import (
 	"cmp"
@@ -24,12 +24,12 @@ import (
 // concurrency.
 const (
 	FeedbackAfter  = 10
-	FeedbackTerms  = 20  // default of Config.FeedbackTerms
-	FeedbackWeight = 0.3 // default of Config.FeedbackWeight
+	FeedbackTerms  = 20  // default of crawl.Config.FeedbackTerms
+	FeedbackWeight = 0.3 // default of crawl.Config.FeedbackWeight
 )
 
-// feedback is the crawl's Rocchio state.
-type feedback struct {
+// Feedback is the crawl's Rocchio state.
+type Feedback struct {
 	terms    int                // at most this many added
 	weight   float64            // of the feedback score in a link's priority
 	topic    map[string]bool    // the topic's own terms
@@ -40,8 +40,11 @@ type feedback struct {
 	Added    []string // the terms added, strongest first
 }
 
-func newFeedback(topicWords []string, terms int, weight float64) *feedback {
-	f := &feedback{terms: cmp.Or(terms, FeedbackTerms), weight: cmp.Or(weight, FeedbackWeight),
+// NewFeedback returns the Rocchio state of a topic: at most terms terms
+// added (0: FeedbackTerms), of weight in a link's priority (0:
+// FeedbackWeight).
+func NewFeedback(topicWords []string, terms int, weight float64) *Feedback {
+	f := &Feedback{terms: cmp.Or(terms, FeedbackTerms), weight: cmp.Or(weight, FeedbackWeight),
 		topic: map[string]bool{}, sum: map[string]float64{}}
 	for _, w := range topicWords {
 		for _, t := range text.TermList(w) {
@@ -51,8 +54,8 @@ func newFeedback(topicWords []string, terms int, weight float64) *feedback {
 	return f
 }
 
-// judged takes in a relevant page's terms.
-func (f *feedback) judged(terms []page.TermShare) {
+// Judged takes in a relevant page's terms.
+func (f *Feedback) Judged(terms []page.TermShare) {
 	f.relevant++
 	for _, t := range terms {
 		if !f.topic[t.Term] {
@@ -81,7 +84,7 @@ func (f *feedback) judged(terms []page.TermShare) {
 }
 
 // score is the cosine of a link's features (binary) with the added terms.
-func (f *feedback) score(features []uint32) float64 {
+func (f *Feedback) score(features []uint32) float64 {
 	if f.weights == nil || len(features) == 0 || f.norm == 0 {
 		return 0
 	}
@@ -92,8 +95,8 @@ func (f *feedback) score(features []uint32) float64 {
 	return min(s/(f.norm*math.Sqrt(float64(len(features)))), 1)
 }
 
-// blend moves a link's priority towards its feedback score.
-func (f *feedback) blend(w float64, features []uint32) float64 {
+// Blend moves a link's priority towards its feedback score.
+func (f *Feedback) Blend(w float64, features []uint32) float64 {
 	if f.weights == nil {
 		return w
 	}

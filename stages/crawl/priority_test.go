@@ -1,0 +1,133 @@
+package crawl
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/learn"
+	"github.com/topicrank/topicrank/stages/crawl/page"
+)
+
+// train gives l labels, half of them relevant, on links with features
+// of their own, until it takes over from the similarity weight.
+func train(l *learn.Learner) {
+	for i := 0; !l.Trained(); i++ {
+		key := fmt.Sprintf("/wiki/T%d", i)
+		l.Found(key, learn.Example{Terms: []uint32{uint32(1000 + i)}, Sim: 0.5})
+		l.Judged(key, float64(i%2), i%2 == 1)
+	}
+}
+
+// TestFrontierFollowsModel: after a label, the frontier pages the learner
+// names are re-weighed under the model as it is now: a queued page found
+// by a link like the relevant pages' goes out before one found by a link
+// like the irrelevant pages', though both were queued at 0.
+func TestFrontierFollowsModel(t *testing.T) {
+	c := &crawler{learner: learn.New(nil), queue: NewQueue()}
+	good := learn.Example{Terms: []uint32{1, 2, 3}, Sim: 0.2}
+	bad := learn.Example{Terms: []uint32{7, 8, 9}, Sim: 0.4}
+	for i := range 60 {
+		key := fmt.Sprintf("/wiki/L%d", i)
+		e := bad
+		if i%2 == 0 {
+			e = good
+		}
+		c.learner.Found(key, e)
+		c.judgedBy(key, i%2 == 0)
+	}
+	c.queue.Add("bad", 0)
+	c.queue.Add("good", 0)
+	c.learner.Found("bad", bad)
+	c.learner.Found("good", good)
+	c.judgedBy("other", true)
+	if k, _ := c.queue.Extract(); k != "good" {
+		t.Errorf("first out %s, want good", k)
+	}
+}
+
+// judgedBy trains c's learner on a label and re-scores what it names,
+// as the crawl loop does.
+func (c *crawler) judgedBy(key string, relevant bool) {
+	y := 0.0
+	if relevant {
+		y = 1
+	}
+	for _, k := range c.learner.Judged(key, y, relevant) {
+		c.rescore(k)
+	}
+}
+
+// TestTunnel: links found past max_tunnel irrelevant pages in a row lose
+// priority, ×TunnelPenalty per page beyond; a relevant page ends the run.
+func TestTunnel(t *testing.T) {
+	k := 1
+	c := &crawler{cfg: Config{MaxTunnel: &k}, run: map[uint32]int{}, parentRun: map[string]int{}, queue: NewQueue()}
+	c.res = &Result{Pages: []Page{{Key: "/wiki/S"}, {Key: "/wiki/A"}, {Key: "/wiki/B"}, {Key: "/wiki/C", Relevant: true}}}
+	l := page.Link{Weight: 0.5}
+	c.judged("/wiki/S", 0, true, page.Document{}) // the seed, irrelevant: a run of 1
+	l.Key = "/wiki/A"
+	if w := c.priority(0, l, learn.Example{}); w != 0.5 {
+		t.Errorf("after one irrelevant page: %v, want 0.5", w)
+	}
+	c.judged("/wiki/A", 1, true, page.Document{}) // a run of 2
+	l.Key = "/wiki/B"
+	if w := c.priority(1, l, learn.Example{}); w != 0.5*TunnelPenalty {
+		t.Errorf("after two: %v, want %v", w, 0.5*TunnelPenalty)
+	}
+	c.judged("/wiki/B", 2, true, page.Document{}) // 3
+	l.Key = "/wiki/C"
+	if w := c.priority(2, l, learn.Example{}); math.Abs(w-0.5*TunnelPenalty*TunnelPenalty) > 1e-15 {
+		t.Errorf("after three: %v", w)
+	}
+	c.judged("/wiki/C", 3, true, page.Document{}) // relevant: 0
+	l.Key = "/wiki/D"
+	if w := c.priority(3, l, learn.Example{}); w != 0.5 {
+		t.Errorf("after a relevant page: %v, want 0.5", w)
+	}
+}
+
+// TestLaterLinkRaisesFrontierPage: once the model is trained, a queued
+// page takes the priority of a better link found to it later, at once,
+// and a link past max_tunnel keeps its penalty when re-scored; an
+// untrained model leaves the first link's weight (the similarity weight)
+// in place.
+func TestLaterLinkRaisesFrontierPage(t *testing.T) {
+	for _, trained := range []bool{false, true} {
+		c := &crawler{learner: learn.New(nil), queue: NewQueue()}
+		if trained {
+			train(c.learner)
+		}
+		weak, strong, tunnelled := learn.Example{Sim: 0.1}, learn.Example{Sim: 0.9}, learn.Example{Sim: 0.95, Over: 1}
+		c.learner.Found("k", weak)
+		c.queue.Add("k", c.adjust(c.learner.Score(weak), weak))
+		c.queue.Add("other", 0.5)
+		c.learner.Found("t", tunnelled)
+		c.queue.Add("t", 0)
+		c.learner.Found("k", strong)
+		c.learner.Found("k", tunnelled)
+		c.rescore("k")
+		c.rescore("t")
+		got := map[string]float64{}
+		var order []string
+		for c.queue.Len() > 0 {
+			k, w := c.queue.Extract()
+			got[k] = w
+			order = append(order, k)
+		}
+		if !trained {
+			if !slices.Equal(order, []string{"other", "k", "t"}) || got["k"] != 0.1 {
+				t.Errorf("untrained: %v %v, want k to keep its first weight 0.1", order, got)
+			}
+			continue
+		}
+		l := c.learner
+		if got["k"] != l.Score(strong) || order[0] != "k" {
+			t.Errorf("trained: %v %v, want k first at %v", order, got, l.Score(strong))
+		}
+		if want := l.Score(tunnelled) * TunnelPenalty; got["t"] != want {
+			t.Errorf("trained: t at %v, want %v (its tunnel penalty kept)", got["t"], want)
+		}
+	}
+}

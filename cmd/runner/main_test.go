@@ -56,6 +56,27 @@ func TestValidateExitCodes(t *testing.T) {
 	}
 }
 
+// TestValidateColumns checks that validate's listing stays in columns
+// whatever the names' lengths, on the learned strategy's topics file
+// (which must stay valid: docs/learned/harvest.sh reads it).
+func TestValidateColumns(t *testing.T) {
+	code, out, errs := runner(t, "validate", "-config", "../../docs/learned/topics.yaml")
+	if code != 0 {
+		t.Fatalf("docs/learned/topics.yaml: exit %d, %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	lines = lines[:len(lines)-1] // the summary
+	if len(lines) < 2 {
+		t.Fatalf("want a line per job, got %q", out)
+	}
+	col := strings.Index(lines[0], "max_pages=")
+	for _, l := range lines {
+		if strings.Index(l, "max_pages=") != col {
+			t.Errorf("max_pages= not at column %d in %q", col, l)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"frobnicate"}, {"run", "-bogus"}, {"rank"}, {"rank", "-graph", "x", "-epsilon", "0"},

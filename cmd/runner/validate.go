@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"text/tabwriter"
 
 	"github.com/topicrank/topicrank/pipeline"
 )
@@ -18,13 +19,19 @@ func cmdValidate(_ context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// A column per field, as wide as its widest value: job names are
+	// free-form.
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, j := range cfg.Jobs {
 		schedule := j.Schedule
 		if schedule == "" {
 			schedule = "(run only)"
 		}
-		fmt.Fprintf(stdout, "%-16s %-14s max_pages=%d seeds=%d topics=%d epsilons=%v\n",
+		fmt.Fprintf(tw, "%s\t%s\tmax_pages=%d\tseeds=%d\ttopics=%d\tepsilons=%v\n",
 			j.Name, schedule, j.MaxPages, len(j.Seeds), len(j.Topics), j.Epsilons)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "%s: %d jobs, valid\n", cfg.Path, len(cfg.Jobs))
 	return nil

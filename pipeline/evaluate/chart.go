@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // palette gives each strategy a colour that stays apart from the others in
@@ -25,15 +27,18 @@ var palette = []color.Color{
 // chart draws cumulative relevant pages against pages fetched, one line
 // per strategy, into path as format ("png" or "svg"). A dashed diagonal
 // marks a harvest rate of 1 and, with bfs and the oracle in the report, a
-// dotted line halfway between their curves.
+// dotted line halfway between their curves. The y axis ends a little
+// above the highest curve, so that a topic with few relevant pages still
+// fills the chart, and the legend stands beside the plot, where no curve
+// runs through it.
 func (r *Report) chart(path, format string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: relevant pages as the crawl goes (%s admission)", r.Job, r.Admission)
 	p.X.Label.Text = "pages fetched"
 	p.Y.Label.Text = fmt.Sprintf("relevant pages (relevance ≥ %g)", r.Threshold)
-	p.Legend.Top, p.Legend.Left = true, true
 	p.Add(plotter.NewGrid())
-	most := 1
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
 	for i, h := range r.Harvests {
 		pts := make(plotter.XYs, len(h.Curve)+1)
 		for j, rel := range h.Curve {
@@ -46,8 +51,7 @@ func (r *Report) chart(path, format string) error {
 		line.Color = palette[i%len(palette)]
 		line.Width = vg.Points(2)
 		p.Add(line)
-		p.Legend.Add(fmt.Sprintf("%s (harvest %.2f)", h.Strategy, h.Rate()), line)
-		most = max(most, len(h.Curve))
+		legend.Add(fmt.Sprintf("%s (harvest %.2f)", h.Strategy, h.Rate()), line)
 	}
 	if half := r.halfwayCurve(); half != nil {
 		line, err := plotter.NewLine(half)
@@ -58,23 +62,54 @@ func (r *Report) chart(path, format string) error {
 		line.Width = vg.Points(1)
 		line.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
 		p.Add(line)
-		p.Legend.Add("halfway between bfs and oracle", line)
+		legend.Add("halfway between bfs and oracle", line)
 	}
-	ideal, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: float64(most), Y: float64(most)}})
+	yMax := r.yMax()
+	ideal, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: yMax, Y: yMax}})
 	if err != nil {
 		return err
 	}
 	ideal.Color = color.Gray{Y: 160}
 	ideal.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
 	p.Add(ideal)
-	p.Legend.Add("every page relevant", ideal)
+	legend.Add("every page relevant", ideal)
 	p.X.Min, p.Y.Min = 0, 0
-	p.Y.Max = float64(most)
-	w, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, format)
+	p.X.Max, p.Y.Max = float64(max(r.fetched(), 1)), yMax
+
+	c, err := draw.NewFormattedCanvas(10*vg.Inch, 5*vg.Inch, format)
 	if err != nil {
 		return err
 	}
-	return saveTo(path, w)
+	dc := draw.New(c)
+	margin := vg.Points(12)
+	side := legend.Rectangle(dc).Size().X + 2*margin
+	top := margin / 2 // above the title
+	p.Draw(draw.Crop(dc, 0, -side, 0, -top))
+	// The legend's top level with the plot's, below the title.
+	legend.Draw(draw.Crop(dc, dc.Size().X-side+margin, 0, 0, -top-p.Title.TextStyle.Height(p.Title.Text)-p.Title.Padding-margin))
+	return saveTo(path, c)
+}
+
+// fetched is the most pages any strategy fetched: the x axis's end.
+func (r *Report) fetched() int {
+	most := 0
+	for _, h := range r.Harvests {
+		most = max(most, len(h.Curve))
+	}
+	return most
+}
+
+// yMax is where the y axis ends: a tenth above the highest curve,
+// rounded up, and never past the pages fetched (where the diagonal of
+// every page relevant ends).
+func (r *Report) yMax() float64 {
+	highest := 0
+	for _, h := range r.Harvests {
+		for _, rel := range h.Curve {
+			highest = max(highest, rel)
+		}
+	}
+	return max(1, min(float64(r.fetched()), math.Ceil(1.1*float64(highest))))
 }
 
 // halfwayCurve is the mean of bfs's and the oracle's curves, page by

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,5 +59,63 @@ func TestPrintHalfway(t *testing.T) {
 	}
 	if _, ok := rep.Halfway(); ok || strings.Contains(out.String(), "halfway") || rep.halfwayCurve() != nil {
 		t.Errorf("a report without the oracle has a halfway:\n%s", out.String())
+	}
+}
+
+// The chart's y axis ends a tenth above the highest curve, rounded up,
+// but never past the pages fetched, and its legend stands right of every
+// curve, where none runs through it.
+func TestChartAxisAndLegend(t *testing.T) {
+	curve := func(n, relevant int) []int {
+		c := make([]int, n)
+		for i := range c {
+			c[i] = min(i+1, relevant)
+		}
+		return c
+	}
+	rep := &Report{Job: "sports", Admission: "best-first", MaxPages: 250, Threshold: 0.1, Harvests: []publish.Harvest{
+		{Strategy: "bfs", Pages: 250, Fetched: 250, Relevant: 45, Curve: curve(250, 45)},
+		{Strategy: Oracle, Pages: 250, Fetched: 250, Relevant: 58, Curve: curve(250, 58)},
+	}}
+	if got := rep.yMax(); got != 64 { // ⌈1.1 · 58⌉
+		t.Errorf("yMax with 58 of 250 relevant = %v, want 64", got)
+	}
+	all := &Report{Harvests: []publish.Harvest{{Strategy: "bfs", Curve: []int{1, 2, 3}}}}
+	if got := all.yMax(); got != 3 {
+		t.Errorf("yMax with every page relevant = %v, want the 3 pages fetched", got)
+	}
+	if got := (&Report{}).yMax(); got != 1 {
+		t.Errorf("yMax of no curve = %v, want 1", got)
+	}
+
+	path := filepath.Join(t.TempDir(), "h.svg")
+	if err := rep.chart(path, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rightmost point of any drawn line with more than two points
+	// (the curves) against the x of the legend's first entry.
+	right := 0.0
+	for _, m := range regexp.MustCompile(`<path d="M([^"]*)"`).FindAllStringSubmatch(string(svg), -1) {
+		pts := strings.Split(m[1], "L")
+		if len(pts) < 3 {
+			continue
+		}
+		for _, p := range pts {
+			x, _, _ := strings.Cut(p, ",")
+			if v, err := strconv.ParseFloat(x, 64); err == nil {
+				right = max(right, v)
+			}
+		}
+	}
+	m := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*\n?[^>]*>bfs \(harvest`).FindSubmatch(svg)
+	if m == nil || right == 0 {
+		t.Fatalf("no legend entry or no curve in the SVG (right edge %v)", right)
+	}
+	if x, _ := strconv.ParseFloat(string(m[1]), 64); x <= right {
+		t.Errorf("legend at x=%v, inside the curves (right edge %v)", x, right)
 	}
 }

@@ -24,6 +24,11 @@ var palette = []color.Color{
 	color.RGBA{86, 180, 233, 255},  // sky blue
 }
 
+// glyphs give each revisit policy's points a shape of their own.
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PyramidGlyph{}, draw.PlusGlyph{},
+}
+
 // chart draws cumulative relevant pages against pages fetched, one line
 // per strategy, into path as format ("png" or "svg"). A dashed diagonal
 // marks a harvest rate of 1 and, with bfs and the oracle in the report, a
@@ -38,7 +43,6 @@ func (r *Report) chart(path, format string) error {
 	p.Y.Label.Text = fmt.Sprintf("relevant pages (relevance ≥ %g)", r.Threshold)
 	p.Add(plotter.NewGrid())
 	legend := plot.NewLegend()
-	legend.Top, legend.Left = true, true
 	for i, h := range r.Harvests {
 		pts := make(plotter.XYs, len(h.Curve)+1)
 		for j, rel := range h.Curve {
@@ -81,13 +85,37 @@ func (r *Report) chart(path, format string) error {
 		return err
 	}
 	dc := draw.New(c)
-	margin := vg.Points(12)
-	side := legend.Rectangle(dc).Size().X + 2*margin
-	top := margin / 2 // above the title
-	p.Draw(draw.Crop(dc, 0, -side, 0, -top))
-	// The legend's top level with the plot's, below the title.
-	legend.Draw(draw.Crop(dc, dc.Size().X-side+margin, 0, 0, -top-p.Title.TextStyle.Height(p.Title.Text)-p.Title.Padding-margin))
+	side := legendStrip(dc, legend)
+	top := chartMargin / 2 // above the title
+	area := draw.Crop(dc, 0, -side, 0, -top)
+	p.Draw(area)
+	drawLegend(dc, area, p, side, legend)
 	return saveTo(path, c)
+}
+
+// chartMargin separates a chart's legend from its plot and the canvas's
+// edge.
+const chartMargin = vg.Length(12)
+
+// legendStrip is the width of the strip right of a chart's plot that
+// holds the widest of legends, with a margin either side.
+func legendStrip(c draw.Canvas, legends ...plot.Legend) vg.Length {
+	var w vg.Length
+	for _, l := range legends {
+		w = max(w, l.Rectangle(c).Size().X)
+	}
+	return w + 2*chartMargin
+}
+
+// drawLegend draws the legend of plot p, drawn in area, in the strip of
+// the given width right of it on c, its top level with p's data below
+// the title: where no curve runs through it.
+func drawLegend(c, area draw.Canvas, p *plot.Plot, side vg.Length, l plot.Legend) {
+	title := p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
+	strip := draw.Crop(c, c.Max.X-c.Min.X-side+chartMargin, 0, 0, 0)
+	strip.Min.Y, strip.Max.Y = area.Min.Y, area.Max.Y-title-chartMargin
+	l.Top, l.Left = true, true
+	l.Draw(strip)
 }
 
 // fetched is the most pages any strategy fetched: the x axis's end.

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/revisit"
 )
 
 // With bfs and the oracle in a report, the table gives each strategy's
@@ -96,8 +97,41 @@ func TestChartAxisAndLegend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The rightmost point of any drawn line with more than two points
-	// (the curves) against the x of the legend's first entry.
+	checkLegendBeside(t, svg, "bfs (harvest")
+}
+
+// The revisit chart's legends stand right of its panels too (oldest and
+// adaptive here give the same nights, as on the dynamic mirror: their
+// points' shapes tell them apart, which docs/revisit-seattle.png shows).
+func TestRevisitChartLegend(t *testing.T) {
+	nights := func(recall ...float64) []revisit.NightScore {
+		var ns []revisit.NightScore
+		for i, r := range recall {
+			ns = append(ns, revisit.NightScore{Night: i + 1, ChangeRecall: r, Freshness: 0.9 + r/10})
+		}
+		return ns
+	}
+	rep := &RevisitReport{Job: "seattle", Budget: 0.2, Scores: []revisit.Score{
+		{Policy: revisit.Oldest, Nights: nights(0.1, 0.2, 0.3)},
+		{Policy: revisit.Adaptive, Nights: nights(0.1, 0.2, 0.3)},
+		{Policy: revisit.Freshness, Nights: nights(0.6, 0.7, 0.9)},
+	}}
+	path := filepath.Join(t.TempDir(), "r.svg")
+	if err := rep.chart(path, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLegendBeside(t, svg, "freshness (mean")
+}
+
+// checkLegendBeside checks that the legend entry beginning with entry
+// stands right of the rightmost point of every drawn line of more than
+// two points (the curves).
+func checkLegendBeside(t *testing.T, svg []byte, entry string) {
+	t.Helper()
 	right := 0.0
 	for _, m := range regexp.MustCompile(`<path d="M([^"]*)"`).FindAllStringSubmatch(string(svg), -1) {
 		pts := strings.Split(m[1], "L")
@@ -111,11 +145,11 @@ func TestChartAxisAndLegend(t *testing.T) {
 			}
 		}
 	}
-	m := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*\n?[^>]*>bfs \(harvest`).FindSubmatch(svg)
+	m := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*\n?[^>]*>` + regexp.QuoteMeta(entry)).FindSubmatch(svg)
 	if m == nil || right == 0 {
-		t.Fatalf("no legend entry or no curve in the SVG (right edge %v)", right)
+		t.Fatalf("no legend entry %q or no curve in the SVG (right edge %v)", entry, right)
 	}
 	if x, _ := strconv.ParseFloat(string(m[1]), 64); x <= right {
-		t.Errorf("legend at x=%v, inside the curves (right edge %v)", x, right)
+		t.Errorf("legend entry %q at x=%v, inside the curves (right edge %v)", entry, x, right)
 	}
 }

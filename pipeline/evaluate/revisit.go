@@ -153,12 +153,13 @@ func (r *RevisitReport) chart(path, format string) error {
 		{"freshness after the night", func(n revisit.NightScore) float64 { return n.Freshness }},
 	}
 	plots := make([][]*plot.Plot, len(panels))
+	legends := make([]plot.Legend, len(panels))
 	for k, panel := range panels {
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: %s (budget %s a night)", r.Job, panel.title, r.budgetText())
 		p.X.Label.Text = "night"
-		p.Legend.Top, p.Legend.Left = true, k == 0
 		p.Add(plotter.NewGrid())
+		legends[k] = plot.NewLegend()
 		for i, s := range r.Scores {
 			var pts plotter.XYs
 			for _, n := range s.Nights {
@@ -171,9 +172,12 @@ func (r *RevisitReport) chart(path, format string) error {
 				return err
 			}
 			line.Color, points.Color = palette[i%len(palette)], palette[i%len(palette)]
+			// A shape of its own, so that a policy whose nights are
+			// another's still shows.
+			points.Shape, points.Radius = glyphs[i%len(glyphs)], vg.Points(4)
 			line.Width = vg.Points(2)
 			p.Add(line, points)
-			p.Legend.Add(fmt.Sprintf("%s (mean %.2f)", s.Policy, panel.get(s.Mean)), line)
+			legends[k].Add(fmt.Sprintf("%s (mean %.2f)", s.Policy, panel.get(s.Mean)), line, points)
 		}
 		if k == 0 {
 			p.Y.Min, p.Y.Max = 0, 1
@@ -182,13 +186,16 @@ func (r *RevisitReport) chart(path, format string) error {
 		}
 		plots[k] = []*plot.Plot{p}
 	}
-	var c vg.CanvasWriterTo = vgimg.PngCanvas{Canvas: vgimg.New(9*vg.Inch, 9*vg.Inch)}
+	var c vg.CanvasWriterTo = vgimg.PngCanvas{Canvas: vgimg.New(10*vg.Inch, 9*vg.Inch)}
 	if format == "svg" {
-		c = vgsvg.New(9*vg.Inch, 9*vg.Inch)
+		c = vgsvg.New(10*vg.Inch, 9*vg.Inch)
 	}
-	canvases := plot.Align(plots, draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(12)}, draw.New(c))
+	dc := draw.New(c)
+	side := legendStrip(dc, legends...)
+	canvases := plot.Align(plots, draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(12)}, draw.Crop(dc, 0, -side, 0, -chartMargin/2))
 	for k := range plots {
 		plots[k][0].Draw(canvases[k][0])
+		drawLegend(dc, canvases[k][0], plots[k][0], side, legends[k])
 	}
 	return saveTo(path, c)
 }

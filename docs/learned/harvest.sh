@@ -18,14 +18,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 config=$work/topics.yaml
-sed "s/^  max_pages: 250$/  max_pages: ${PAGES:-250}/" docs/learned/topics.yaml >"$config"
-if [ "${FEEDBACK:-0}" = 1 ]; then
-	sed -i 's/^defaults:$/defaults:\n  topic_feedback: true/' "$config"
-fi
+awk -v pages="${PAGES:-250}" -v feedback="${FEEDBACK:-0}" '
+	$0 == "  max_pages: 250" { $0 = "  max_pages: " pages }
+	{ print }
+	$0 == "defaults:" && feedback == 1 { print "  topic_feedback: true" }
+' docs/learned/topics.yaml >"$config"
 go build -o "$work/runner" ./cmd/runner
 jobs=("$@")
 if [ ${#jobs[@]} -eq 0 ]; then
-	mapfile -t jobs < <(sed -n 's/^  - {name: \([^,]*\),.*/\1/p' "$config")
+	while read -r job; do jobs+=("$job"); done < <(sed -n 's/^  - {name: \([^,]*\),.*/\1/p' "$config")
 fi
 
 echo "| job | ${strategies//,/ | } |"

@@ -89,15 +89,7 @@ func TestChartAxisAndLegend(t *testing.T) {
 		t.Errorf("yMax of no curve = %v, want 1", got)
 	}
 
-	path := filepath.Join(t.TempDir(), "h.svg")
-	if err := rep.chart(path, "svg"); err != nil {
-		t.Fatal(err)
-	}
-	svg, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkLegendBeside(t, svg, "bfs (harvest")
+	checkLegendBeside(t, rep.chart, "bfs (harvest")
 }
 
 // The revisit chart's legends stand right of its panels too (oldest and
@@ -116,22 +108,22 @@ func TestRevisitChartLegend(t *testing.T) {
 		{Policy: revisit.Adaptive, Nights: nights(0.1, 0.2, 0.3)},
 		{Policy: revisit.Freshness, Nights: nights(0.6, 0.7, 0.9)},
 	}}
-	path := filepath.Join(t.TempDir(), "r.svg")
-	if err := rep.chart(path, "svg"); err != nil {
+	checkLegendBeside(t, rep.chart, "freshness (mean")
+}
+
+// checkLegendBeside draws a chart as SVG and checks that its legend
+// entry beginning with entry stands right of the rightmost point of every
+// drawn line of more than two points (the curves).
+func checkLegendBeside(t *testing.T, chart func(path, format string) error, entry string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "chart.svg")
+	if err := chart(path, "svg"); err != nil {
 		t.Fatal(err)
 	}
 	svg, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLegendBeside(t, svg, "freshness (mean")
-}
-
-// checkLegendBeside checks that the legend entry beginning with entry
-// stands right of the rightmost point of every drawn line of more than
-// two points (the curves).
-func checkLegendBeside(t *testing.T, svg []byte, entry string) {
-	t.Helper()
 	right := 0.0
 	for _, m := range regexp.MustCompile(`<path d="M([^"]*)"`).FindAllStringSubmatch(string(svg), -1) {
 		pts := strings.Split(m[1], "L")

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	_ "gonum.org/v1/plot/vg/vgimg" // draw.NewFormattedCanvas's "png"
+	_ "gonum.org/v1/plot/vg/vgsvg" // and "svg"
 )
 
 // palette gives each strategy a colour that stays apart from the others in

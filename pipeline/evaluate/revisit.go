@@ -14,8 +14,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/publish"
@@ -186,9 +184,9 @@ func (r *RevisitReport) chart(path, format string) error {
 		}
 		plots[k] = []*plot.Plot{p}
 	}
-	var c vg.CanvasWriterTo = vgimg.PngCanvas{Canvas: vgimg.New(10*vg.Inch, 9*vg.Inch)}
-	if format == "svg" {
-		c = vgsvg.New(10*vg.Inch, 9*vg.Inch)
+	c, err := draw.NewFormattedCanvas(10*vg.Inch, 9*vg.Inch, format)
+	if err != nil {
+		return err
 	}
 	dc := draw.New(c)
 	side := legendStrip(dc, legends...)

@@ -27,8 +27,8 @@ const (
 	// contextWords words on either side of it.
 	StrategySimilarity
 	// StrategyLearned scores links with a classifier trained during the
-	// crawl on its own judgments (package crawl, learn.go), falling back
-	// to similarity until it has enough labels.
+	// crawl on its own judgments (package crawl/learn), falling back to
+	// similarity until it has enough labels.
 	StrategyLearned
 )
 

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/topicrank/topicrank/stages/crawl"
@@ -46,29 +47,33 @@ type Manifest struct {
 	Files   []publish.File  `json:"files"`
 }
 
-// Counts are the sizes of a run.
+// Counts are the sizes of a run. Every page count is a tally of the
+// run's vertices by fetch state (crawl.Tally), so the manifest,
+// runs.parquet, the metrics, the progress line, the report and
+// pages.parquet's fetch_state column cannot disagree.
 type Counts struct {
-	Vertices int            `json:"vertices"`
-	Edges    int            `json:"edges"`
-	Fetched  int            `json:"fetched"`   // pages that gave usable HTML
-	Failed   int            `json:"failed"`    // pages that did not
-	Outcomes map[string]int `json:"outcomes"`  // pages per error class ("ok" for none)
-	Changed  int            `json:"changed"`   // pages whose content changed since the last run
-	NotFound int            `json:"not_found"` // pages that answered 404 or 410
-	// Relevant fetched pages reached the job's relevance threshold;
-	// HarvestRate is Relevant / Fetched (absent without a topic).
-	Relevant    int      `json:"relevant"`
+	Vertices int `json:"vertices"`
+	Edges    int `json:"edges"`
+	crawl.Tally
+	// Judged is the pages whose text was judged this run (fetched,
+	// not_modified, carried, replayed); HarvestRate is Relevant / Judged
+	// (absent without a topic).
+	Judged      int      `json:"judged"`
 	HarvestRate *float64 `json:"harvest_rate,omitempty"`
-	// NotModified pages answered 304 to a conditional request; Replayed
-	// pages came from an interrupted run's state; StructureChanged pages
-	// have other elements than when last stored.
-	NotModified      int `json:"not_modified"`
-	Replayed         int `json:"replayed"`
+	Changed     int      `json:"changed"`   // pages whose content changed since the last run
+	NotFound    int      `json:"not_found"` // failed pages that answered 404 or 410
+	// StructureChanged pages have other elements than when last stored.
 	StructureChanged int `json:"structure_changed"`
-	// Requests counts the requests made (robots.txt and retries
-	// included); BytesDownloaded the response body bytes read.
-	Requests        int   `json:"requests"`
-	BytesDownloaded int64 `json:"bytes_downloaded"`
+	// Requests counts every request sent (robots.txt, retries, redirects,
+	// pages fetched ahead and not used), RequestsByStatus the same by
+	// the answer's status ("0": no answer); BytesDownloaded is the
+	// response body bytes read.
+	Requests         int            `json:"requests"`
+	RequestsByStatus map[string]int `json:"requests_by_status"`
+	BytesDownloaded  int64          `json:"bytes_downloaded"`
+	// Outcomes is read from manifests of versions before fetch states
+	// (pages per error class, "ok" for none) and never written.
+	Outcomes map[string]int `json:"outcomes,omitempty"`
 }
 
 // RankSummary is PageRank's convergence for one epsilon.
@@ -95,13 +100,7 @@ func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result
 	for _, p := range res.Merged {
 		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
 	}
-	m.Counts = countPages(res.Pages, prev)
-	m.Counts.Requests += res.Requests
-	m.Counts.BytesDownloaded += int64(res.Downloaded)
-	if res.Judged && m.Counts.Fetched > 0 {
-		h := float64(m.Counts.Relevant) / float64(m.Counts.Fetched)
-		m.Counts.HarvestRate = &h
-	}
+	m.Counts = countPages(res, prev)
 	m.Counts.Edges = g.NumEdges()
 	if prev != nil {
 		m.PreviousRunID = prev.RunID
@@ -114,30 +113,22 @@ func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result
 	}
 }
 
-func countPages(pages []crawl.Page, prev *publish.Previous) Counts {
-	c := Counts{Vertices: len(pages), Outcomes: map[string]int{}}
-	for _, p := range pages {
-		class := p.Class
-		if class == "" {
-			class = "ok"
-			c.Fetched++
-		} else {
-			c.Failed++
-		}
-		c.Outcomes[class]++
-		if p.Relevant {
-			c.Relevant++
-		}
-		if p.Status == http.StatusNotFound || p.Status == http.StatusGone {
+func countPages(res *crawl.Result, prev *publish.Previous) Counts {
+	c := Counts{Vertices: len(res.Pages), Tally: crawl.CountPages(res.Pages), RequestsByStatus: map[string]int{}}
+	c.Judged = c.Tally.Judged()
+	if res.Judged && c.Judged > 0 {
+		h := c.Harvest()
+		c.HarvestRate = &h
+	}
+	for status, n := range res.Requests {
+		c.Requests += n
+		c.RequestsByStatus[strconv.Itoa(status)] += n
+	}
+	c.BytesDownloaded = int64(res.Downloaded)
+	for _, p := range res.Pages {
+		if p.State == crawl.Failed && (p.Status == http.StatusNotFound || p.Status == http.StatusGone) {
 			c.NotFound++
 		}
-		if p.Status == http.StatusNotModified {
-			c.NotModified++
-		}
-		if p.Replayed {
-			c.Replayed++
-		}
-		c.Requests += p.Attempts
 		c.BytesDownloaded += int64(p.Downloaded)
 		if p.StructureChanged {
 			c.StructureChanged++
@@ -150,4 +141,32 @@ func countPages(pages []crawl.Page, prev *publish.Previous) Counts {
 		}
 	}
 	return c
+}
+
+// upgrade fills the fetch-state counts of a manifest written before
+// them from its old counts: "fetched" then meant every usable page, and
+// "outcomes" gave pages per error class, "budget" being pages a budget
+// left unrequested. Carried pages were counted as fetched, so they stay
+// there; requests by status are unknown.
+func (c *Counts) upgrade() {
+	if c.Outcomes == nil || c.FailedByClass != nil || c.Judged != 0 {
+		return
+	}
+	c.Judged = c.Fetched
+	c.Fetched = max(c.Fetched-c.NotModified-c.Replayed, 0)
+	c.Failed = 0
+	for class, n := range c.Outcomes {
+		switch class {
+		case "ok":
+		case crawl.ClassBudget:
+			c.NotFetched += n
+		default:
+			if c.FailedByClass == nil {
+				c.FailedByClass = map[string]int{}
+			}
+			c.FailedByClass[class] += n
+			c.Failed += n
+		}
+	}
+	c.Outcomes = nil
 }

@@ -56,6 +56,7 @@ func readManifest(runDir string) (*Manifest, error) {
 	if m.RunID == "" {
 		return nil, errors.New("manifest without a run id")
 	}
+	m.Counts.upgrade()
 	return &m, nil
 }
 
@@ -68,7 +69,9 @@ func runRow(m *Manifest) publish.RunRow {
 		RankSeconds: m.StageSeconds["rank"], PublishSeconds: m.StageSeconds["publish"],
 		Vertices: c.Vertices, Edges: c.Edges, Fetched: c.Fetched, Failed: c.Failed, NotFound: c.NotFound,
 		Changed: c.Changed, NotModified: c.NotModified, Replayed: c.Replayed, Relevant: c.Relevant,
-		HarvestRate: c.HarvestRate, PreviousRunID: m.PreviousRunID, ResumedFrom: m.ResumedFrom,
+		Carried: c.Carried, NotFetched: c.NotFetched, Judged: c.Judged, Requests: c.Requests,
+		BytesDownloaded: c.BytesDownloaded,
+		HarvestRate:     c.HarvestRate, PreviousRunID: m.PreviousRunID, ResumedFrom: m.ResumedFrom,
 		ConfigDigest: m.ConfigDigest, Robots: m.Robots, Version: m.Version,
 	}
 }

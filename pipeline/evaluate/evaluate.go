@@ -128,8 +128,11 @@ func measure(res *crawl.Result) publish.Harvest {
 		if p.Status == http.StatusNotFound || p.Status == http.StatusGone {
 			h.NotFound++
 		}
-		if p.Class != crawl.ClassOK {
+		switch {
+		case p.State == crawl.Failed:
 			h.Failed++
+			continue
+		case !p.State.Usable(): // never requested
 			continue
 		}
 		h.Fetched++

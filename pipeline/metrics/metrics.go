@@ -1,6 +1,6 @@
 // Package metrics holds topicrank's Prometheus metrics (client_golang):
 // runs by job and status, the last success per job, run and stage
-// durations, pages by outcome, requests and bytes per host, the crawl
+// durations, pages by fetch state and failures by class, requests and bytes per host, the crawl
 // frontier, skipped ticks and config reloads. `runner schedule` serves
 // them over HTTP with /healthz (Handler); a one-shot `runner run` writes
 // them for node_exporter's textfile collector (WriteTextfile).
@@ -38,6 +38,7 @@ type Metrics struct {
 	reg *prometheus.Registry
 
 	runs, pages, notModified, replayed *prometheus.CounterVec
+	failed, relevant                   *prometheus.CounterVec
 	stageSeconds, skipped              *prometheus.CounterVec
 	requests, responseBytes, reloads   *prometheus.CounterVec
 	lastSuccess, lastRun, inProgress   *prometheus.GaugeVec
@@ -57,7 +58,9 @@ func New() *Metrics {
 	m := &Metrics{
 		reg:           prometheus.NewRegistry(),
 		runs:          counter("runs_total", "Runs ended, by job and status (complete, partial, failed).", "job", "status"),
-		pages:         counter("pages_total", "Pages of ended runs by outcome: ok, or the class of the failure (http_status, network, timeout, ...).", "job", "outcome"),
+		pages:         counter("pages_total", "Pages of ended runs by fetch state (fetched, not_modified, carried, replayed, failed, not_fetched).", "job", "state"),
+		failed:        counter("pages_failed_total", "Failed pages of ended runs by error class (http_status, network, timeout, ...).", "job", "class"),
+		relevant:      counter("pages_relevant_total", "Pages of ended runs that reached the job's relevance threshold.", "job"),
 		notModified:   counter("pages_not_modified_total", "Pages that answered 304 Not Modified to a conditional request.", "job"),
 		replayed:      counter("pages_replayed_total", "Pages replayed from an interrupted run's crawl state without a request.", "job"),
 		stageSeconds:  counter("stage_seconds_total", "Seconds spent in each stage (crawl, graph, rank, publish) of ended runs.", "job", "stage"),
@@ -78,7 +81,7 @@ func New() *Metrics {
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "topicrank", Name: "build_info",
 		Help: "Always 1; the version label names the build."}, []string{"version"})
 	build.WithLabelValues(version.String()).Set(1)
-	m.reg.MustRegister(m.runs, m.pages, m.notModified, m.replayed, m.stageSeconds, m.skipped, m.requests,
+	m.reg.MustRegister(m.runs, m.pages, m.failed, m.relevant, m.notModified, m.replayed, m.stageSeconds, m.skipped, m.requests,
 		m.responseBytes, m.reloads, m.lastSuccess, m.lastRun, m.inProgress, m.frontier, m.lastReload, m.duration, build)
 	return m
 }
@@ -112,11 +115,16 @@ func (m *Metrics) RunFinished(job string, man *pipeline.Manifest, err error) {
 	for stage, s := range man.StageSeconds {
 		m.stageSeconds.WithLabelValues(job, stage).Add(s)
 	}
-	for outcome, n := range man.Counts.Outcomes {
-		m.pages.WithLabelValues(job, outcome).Add(float64(n))
+	c := man.Counts
+	for _, s := range crawl.FetchStates {
+		m.pages.WithLabelValues(job, string(s)).Add(float64(c.Of(s)))
 	}
-	m.notModified.WithLabelValues(job).Add(float64(man.Counts.NotModified))
-	m.replayed.WithLabelValues(job).Add(float64(man.Counts.Replayed))
+	for class, n := range c.FailedByClass {
+		m.failed.WithLabelValues(job, class).Add(float64(n))
+	}
+	m.relevant.WithLabelValues(job).Add(float64(c.Relevant))
+	m.notModified.WithLabelValues(job).Add(float64(c.NotModified))
+	m.replayed.WithLabelValues(job).Add(float64(c.Replayed))
 }
 
 // TickSkipped counts a tick that found the job's run still going.

@@ -24,7 +24,8 @@ func manifest(status string) *pipeline.Manifest {
 	return &pipeline.Manifest{
 		Job: "seattle", Status: status, Started: start, Finished: start.Add(90 * time.Second),
 		StageSeconds: map[string]float64{"crawl": 80, "rank": 0.5},
-		Counts:       pipeline.Counts{Outcomes: map[string]int{"ok": 990, "http_status": 10}, NotModified: 700, Replayed: 3},
+		Counts: pipeline.Counts{Tally: crawl.Tally{Fetched: 287, NotModified: 700, Replayed: 3, Failed: 10,
+			FailedByClass: map[string]int{"http_status": 10}, NotFetched: 4, Relevant: 50}},
 	}
 }
 
@@ -46,8 +47,11 @@ func TestRunFinished(t *testing.T) {
 		{testutil.ToFloat64(m.runs.WithLabelValues("seattle", "complete")), 1, "complete runs"},
 		{testutil.ToFloat64(m.runs.WithLabelValues("seattle", "partial")), 1, "partial runs"},
 		{testutil.ToFloat64(m.runs.WithLabelValues("seattle", "failed")), 1, "failed runs"},
-		{testutil.ToFloat64(m.pages.WithLabelValues("seattle", "ok")), 1980, "ok pages"},
-		{testutil.ToFloat64(m.pages.WithLabelValues("seattle", "http_status")), 20, "failed pages"},
+		{testutil.ToFloat64(m.pages.WithLabelValues("seattle", "fetched")), 574, "fetched pages"},
+		{testutil.ToFloat64(m.pages.WithLabelValues("seattle", "failed")), 20, "failed pages"},
+		{testutil.ToFloat64(m.pages.WithLabelValues("seattle", "not_fetched")), 8, "pages not fetched"},
+		{testutil.ToFloat64(m.failed.WithLabelValues("seattle", "http_status")), 20, "pages failed by class"},
+		{testutil.ToFloat64(m.relevant.WithLabelValues("seattle")), 100, "relevant pages"},
 		{testutil.ToFloat64(m.notModified.WithLabelValues("seattle")), 1400, "304 pages"},
 		{testutil.ToFloat64(m.stageSeconds.WithLabelValues("seattle", "crawl")), 160, "crawl seconds"},
 		{testutil.ToFloat64(m.lastSuccess.WithLabelValues("seattle")), float64(manifest("").Finished.Unix()), "last success"},

@@ -14,8 +14,8 @@ import (
 func TestTerminalLine(t *testing.T) {
 	var term bytes.Buffer
 	r := New(&term, nil, time.Hour)
-	r.Update("tennis", crawl.Progress{Done: 100, Vertices: 1000, Max: 1000, Queued: 900, Failed: 3,
-		Fetched: 97, Relevant: 40, Elapsed: 50 * time.Second})
+	r.Update("tennis", crawl.Progress{Done: 100, Vertices: 1000, Max: 1000, Queued: 900,
+		Tally: crawl.Tally{Failed: 3, Fetched: 90, NotModified: 7, Relevant: 40}, Elapsed: 50 * time.Second})
 	got := term.String()
 	// 2 pages/s with the vertex set full and 900 queued: 7m30s left.
 	if !strings.HasPrefix(got, "\r\033[K") || !strings.Contains(got, "tennis: 100/1000 pages  2.0/s  3 failed  harvest 0.41 (40 relevant)  ETA 7m30s") {

@@ -18,6 +18,7 @@ import (
 	"slices"
 
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/publish"
 )
 
@@ -113,10 +114,7 @@ func Read(root, job, runID string) (*Data, error) {
 	for _, r := range m.Ranks {
 		d.Tops = append(d.Tops, top(cur, r.Epsilon))
 	}
-	for class, n := range m.Counts.Outcomes {
-		d.Outcomes = append(d.Outcomes, Count{class, n})
-	}
-	slices.SortFunc(d.Outcomes, func(a, b Count) int { return cmp.Or(b.N-a.N, cmp.Compare(a.Label, b.Label)) })
+	d.Outcomes = outcomes(m.Counts.Tally)
 	if len(m.Ranks) == 0 {
 		return d, nil
 	}
@@ -209,4 +207,36 @@ func overRepresented(run *publish.Previous, eps float64) []Page {
 	ratio := func(p Page) float64 { return float64(p.GlobalPosition) / float64(p.Position) }
 	slices.SortStableFunc(out, func(a, b Page) int { return cmp.Compare(ratio(b), ratio(a)) })
 	return out[:min(len(out), Over)]
+}
+
+// stateLabels and classLabels name fetch states and error classes in words.
+var (
+	stateLabels = map[crawl.FetchState]string{
+		crawl.Fetched: "fetched", crawl.NotModified: "unchanged (304)", crawl.Carried: "kept, not revisited",
+		crawl.Replayed: "replayed from an interrupted run", crawl.NotFetched: "not fetched",
+	}
+	classLabels = map[string]string{
+		crawl.ClassHTTP: "HTTP error status", crawl.ClassNetwork: "network error", crawl.ClassTimeout: "timed out",
+		crawl.ClassNotHTML: "not HTML", crawl.ClassTooLarge: "too large", crawl.ClassRedirect: "bad redirect",
+		crawl.ClassEncoding: "unreadable encoding", crawl.ClassCancelled: "cut short",
+	}
+)
+
+// outcomes are the pages by fetch state, failures by class, in the
+// states' order, each in words.
+func outcomes(t crawl.Tally) []Count {
+	var out []Count
+	for _, s := range crawl.FetchStates {
+		if s == crawl.Failed {
+			var failed []Count
+			for class, n := range t.FailedByClass {
+				failed = append(failed, Count{"failed: " + cmp.Or(classLabels[class], class), n})
+			}
+			slices.SortFunc(failed, func(a, b Count) int { return cmp.Or(b.N-a.N, cmp.Compare(a.Label, b.Label)) })
+			out = append(out, failed...)
+		} else if n := t.Of(s); n > 0 {
+			out = append(out, Count{stateLabels[s], n})
+		}
+	}
+	return out
 }

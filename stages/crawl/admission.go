@@ -24,7 +24,8 @@ func (c *crawler) discover(key string, weight float64) uint32 {
 func (c *crawler) vertex(key string, weight float64) uint32 {
 	id := uint32(len(c.res.Pages))
 	c.visited[key] = id
-	c.res.Pages = append(c.res.Pages, Page{Key: key, Weight: weight, Depth: c.depth[key]})
+	c.res.Pages = append(c.res.Pages, Page{Key: key, Weight: weight, Depth: c.depth[key], State: NotFetched})
+	c.tally.NotFetched++
 	delete(c.depth, key)
 	return id
 }

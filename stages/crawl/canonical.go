@@ -29,6 +29,7 @@ func (c *crawler) canonicalize(uid uint32, canonical string) bool {
 		return false
 	}
 	c.merged[uid] = other
+	c.tally.Add(p, -1) // no longer a vertex
 	c.visited[p.Key] = other
 	p.DuplicateOf = canonical
 	return true

@@ -200,6 +200,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	if c.budget != nil {
 		c.res.Spent = c.budget.Used()
 	}
+	c.res.Requests = c.fetcher.Requests()
 	if c.fb != nil {
 		c.res.FeedbackTerms = c.fb.Added
 	}
@@ -235,10 +236,8 @@ type crawler struct {
 	digest   string            // of the extraction settings, for State
 	res      *Result
 	failures *failureLog
-	done     int // pages processed
-	failed   int
-	fetched  int
-	relevant int
+	done     int   // pages processed
+	tally    Tally // the vertices by fetch state, as the loop goes
 
 	// A budgeted re-crawl's (Revisit): every page fetched this run, the
 	// budget, why each planned page was chosen, and, in the pass after

@@ -60,7 +60,12 @@ type Fetcher struct {
 	// budget, if set, must grant every request.
 	budget *Budget
 	tr     *http.Transport
+	sent   *sentCounter
 }
+
+// Requests returns the requests sent so far, by the status of their
+// answer (0: none).
+func (f *Fetcher) Requests() map[int]int { return f.sent.counts() }
 
 // Close closes the fetcher's idle connections: each crawl has a transport
 // of its own, and a scheduler running crawl after crawl must not keep
@@ -107,11 +112,12 @@ func NewFetcher(opt FetchOptions, host *HostLimit, hosts []string) *Fetcher {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
 	tr.DisableCompression = opt.NoCompression
-	f := &Fetcher{opt: opt, host: host, tr: tr}
+	f := &Fetcher{opt: opt, host: host, tr: tr, sent: &sentCounter{by: map[int]int{}}}
 	var rt http.RoundTripper = tr
 	if opt.WrapTransport != nil {
 		rt = opt.WrapTransport(tr)
 	}
+	rt = counting{rt, f.sent}
 	f.client = &http.Client{
 		Transport: rt,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
@@ -185,12 +191,13 @@ func (f *Fetcher) attempt(ctx context.Context, want Request, r *Response) (retry
 	}
 	release, err := f.host.Acquire(ctx)
 	if err != nil {
+		r.Attempts-- // never sent
 		r.Class, r.Err = ClassCancelled, err
 		return false, 0
 	}
 	defer release()
 	began := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, f.host.latency.deadline(r.Attempts, f.opt.Timeout))
+	ctx, cancel := inflight(ctx, f.host.latency.deadline(r.Attempts, f.opt.Timeout))
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, want.URL, nil)
 	if err != nil {

@@ -23,7 +23,7 @@ func (c *crawler) loop(ctx context.Context) {
 			return
 		}
 		if ctx.Err() != nil {
-			c.problem("interrupted with %d pages not fetched: %v", c.queue.Len(), ctx.Err())
+			c.interrupted(ctx.Err())
 			return
 		}
 		key, weight := c.queue.Extract()
@@ -189,12 +189,35 @@ func (c *crawler) request(ctx context.Context, key string, old Stored, have bool
 }
 
 // drain waits for fetches still running (after an interruption, or pages
-// fetched ahead that best-first admission never took).
+// fetched ahead that best-first admission never took). Their requests are
+// counted with the run's (Result.Requests); the pages are not.
 func (c *crawler) drain() {
 	for key, ch := range c.started {
 		<-ch
 		delete(c.started, key)
 	}
+}
+
+// interrupted ends a crawl cut short: the fetches of vertices already
+// started are awaited (a request already sent is let finish, within
+// inflightGrace) and recorded in queue order, so every answer the host
+// gave is a page's; what was never requested stays not_fetched.
+func (c *crawler) interrupted(err error) {
+	for _, key := range c.queue.Next(c.queue.Len()) {
+		if len(c.started) == 0 {
+			break
+		}
+		ch, ok := c.started[key]
+		if !ok {
+			continue
+		}
+		f := <-ch
+		delete(c.started, key)
+		if _, vertex := c.visited[key]; vertex && c.cfg.Admission == AdmitDiscovery {
+			c.settle(c.visited[key], f)
+		}
+	}
+	c.problem("interrupted with %d pages not fetched: %v", c.tally.NotFetched, err)
 }
 
 // process records u's fetch outcome and, for a usable page that is not a
@@ -217,7 +240,10 @@ func (c *crawler) process(key string, f fetched) {
 // page is usable.
 func (c *crawler) record(uid uint32, f fetched) bool {
 	p := &c.res.Pages[uid]
+	c.tally.Add(p, -1)
+	defer c.tally.Add(p, 1)
 	p.Seq = c.done + 1
+	p.State = f.state()
 	p.Status, p.Class, p.Attempts, p.Duration, p.FetchedAt = f.resp.Status, f.resp.Class, f.resp.Attempts, f.resp.Duration, f.at
 	p.Bytes, p.ContentHash, p.Replayed, p.Downloaded = f.bytes, f.hash, f.replayed, f.downloaded
 	p.StructureChanged, p.Carried, p.Revisit = f.structureChanged, f.carried, c.reason(p.Key, f)
@@ -225,13 +251,15 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 	if f.saveErr != nil { // the graph is unaffected; the next run just fetches more
 		c.cfg.Log.Warn("crawl state not saved", "page", p.Key, "err", f.saveErr)
 	}
-	if f.resp.Class == ClassBudget { // not fetched, not failed: the next run fetches it
-		p.Error = f.resp.Err.Error()
+	switch p.State {
+	case NotFetched: // out of budget, or cut short before it was asked: the next run fetches it
+		p.Class, p.FetchedAt = "", time.Time{}
+		if f.resp.Err != nil {
+			p.Error = f.resp.Err.Error()
+		}
 		return false
-	}
-	if f.resp.Err != nil {
+	case Failed:
 		p.Error = f.resp.Err.Error()
-		c.failed++
 		if p.Class != ClassCancelled {
 			c.failures.add(p)
 		}
@@ -243,11 +271,17 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 	p.Title, p.Links, p.Text = f.doc.Title, len(f.doc.Links), f.doc.Text
 	p.Relevance = f.doc.Relevance
 	p.Relevant = !c.extract.Topic.Empty() && p.Relevance >= c.cfg.RelevanceThreshold
-	c.fetched++
-	if p.Relevant {
-		c.relevant++
-	}
 	return true
+}
+
+// settle records a fetch that ended after the crawl was cut short: the
+// page's outcome counts, its links are not taken in.
+func (c *crawler) settle(uid uint32, f fetched) {
+	if c.record(uid, f) {
+		c.canonicalize(uid, f.doc.Canonical)
+	}
+	c.done++
+	c.report()
 }
 
 // report hands the crawl's progress so far to Config.Progress, if set.
@@ -256,8 +290,7 @@ func (c *crawler) report() {
 		return
 	}
 	c.cfg.Progress(Progress{
-		Done: c.done, Vertices: c.vertices(), Max: c.cfg.MaxPages,
-		Queued: c.queue.Len(), Failed: c.failed, Fetched: c.fetched, Relevant: c.relevant,
-		Elapsed: time.Since(c.res.Started),
+		Tally: c.tally, Done: c.vertices() - c.tally.NotFetched, Vertices: c.vertices(), Max: c.cfg.MaxPages,
+		Queued: c.queue.Len(), Elapsed: time.Since(c.res.Started),
 	})
 }

@@ -2,21 +2,14 @@ package crawl
 
 import "time"
 
-// Progress is a snapshot of a running crawl.
+// Progress is a snapshot of a running crawl. Its counts are the tally
+// of the vertices so far, the same tally the run's manifest is made of.
 type Progress struct {
-	Done, Vertices, Max, Queued, Failed int
-	// Fetched pages gave usable HTML; Relevant of them reached the
-	// relevance threshold.
-	Fetched, Relevant int
-	Elapsed           time.Duration
-}
-
-// Harvest is the share of fetched pages that are relevant.
-func (p Progress) Harvest() float64 {
-	if p.Fetched == 0 {
-		return 0
-	}
-	return float64(p.Relevant) / float64(p.Fetched)
+	Tally
+	// Done is the vertices whose fetch has an outcome (every state but
+	// not_fetched): never more than Vertices, which is at most Max.
+	Done, Vertices, Max, Queued int
+	Elapsed                     time.Duration
 }
 
 // Page is one vertex of the crawl and the outcome of its fetch.
@@ -26,8 +19,9 @@ type Page struct {
 	DuplicateOf string  // in Result.Merged: the vertex whose article this was
 	Weight      float64 // weight when queued
 	Seq         int     // when the crawl loop took it: 1 for the first page processed
-	Status      int     // last HTTP status, 0 if none
-	Class       string  // error class, "" for a usable page
+	State       FetchState
+	Status      int    // last HTTP status, 0 if none
+	Class       string // error class, "" for a usable page
 	Error       string
 	Bytes       int
 	Attempts    int
@@ -77,11 +71,15 @@ type Result struct {
 	// Judged says pages were judged for relevance (the crawl has a topic).
 	Judged   bool
 	Problems []string
-	// Requests and Downloaded are the requests robots.txt took (retries
-	// included) and the body bytes it read; the pages' own are per page.
-	Requests, Downloaded int
-	Started              time.Time
-	Robots               string // how robots.txt was read: "ok", "allow-all (404)", ...
+	// Requests counts every request the crawl sent (robots.txt, retries,
+	// redirects, pages fetched ahead and never used), by the status of its
+	// answer (0: no answer: a reset, a time-out, a cancellation), as the
+	// host saw them. Downloaded is the body bytes robots.txt took; the
+	// pages' own are per page.
+	Requests   map[int]int
+	Downloaded int
+	Started    time.Time
+	Robots     string // how robots.txt was read: "ok", "allow-all (404)", ...
 	// Spent is the requests a budgeted re-crawl has spent, those of the
 	// run it resumes included.
 	Spent int

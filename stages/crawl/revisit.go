@@ -111,7 +111,7 @@ func (c *crawler) again() *crawler {
 		queue: NewQueue(), visited: map[string]uint32{}, started: map[string]chan fetched{},
 		seeds: map[string]bool{}, merged: map[uint32]uint32{}, depth: map[string]int{},
 		res: &Result{Complete: true, Started: c.res.Started, Judged: c.res.Judged, Robots: c.res.Robots,
-			Requests: c.res.Requests, Downloaded: c.res.Downloaded},
+			Downloaded: c.res.Downloaded},
 		failures: newFailureLog(slog.New(slog.DiscardHandler), time.Hour), // the first pass logged them
 	}
 	n.cfg.Progress = nil

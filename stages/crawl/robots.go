@@ -59,7 +59,7 @@ const MaxCrawlDelay = 60 * time.Second
 // unreachable one; a file larger than robots.MaxSize is parsed up to it.
 func (c *crawler) readRobots(ctx context.Context, limit *HostLimit) *Robots {
 	resp := c.fetcher.Get(ctx, Request{URL: c.base + "/robots.txt", MaxBody: robots.MaxSize, Truncate: true})
-	c.res.Requests, c.res.Downloaded = resp.Attempts, len(resp.Body)
+	c.res.Downloaded = len(resp.Body)
 	four := resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests
 	switch {
 	case resp.Status == 0:

@@ -15,6 +15,8 @@ type RunRow struct {
 	CrawlSeconds, GraphSeconds, RankSeconds, PublishSeconds   float64
 	Vertices, Edges, Fetched, Failed, NotFound, Changed       int
 	NotModified, Replayed, Relevant                           int
+	Carried, NotFetched, Judged, Requests                     int
+	BytesDownloaded                                           int64
 	HarvestRate                                               *float64
 	PreviousRunID, ResumedFrom, ConfigDigest, Robots, Version string
 }
@@ -58,6 +60,11 @@ func runsTable(rows []RunRow) tableSpec {
 		field("config_digest", tString, false),
 		field("robots", tString, false),
 		field("topicrank_version", tString, false),
+		field("carried", tInt32, false),
+		field("not_fetched", tInt32, false),
+		field("judged", tInt32, false),
+		field("requests", tInt64, false),
+		field("bytes_downloaded", tInt64, false),
 	}
 	return tableSpec{fields, func(t *table) {
 		for _, r := range rows {
@@ -84,6 +91,11 @@ func runsTable(rows []RunRow) tableSpec {
 			t.str(22).Append(r.ConfigDigest)
 			t.str(23).Append(r.Robots)
 			t.str(24).Append(r.Version)
+			for i, n := range []int{r.Carried, r.NotFetched, r.Judged} {
+				t.i32(25 + i).Append(int32(n))
+			}
+			t.i64(28).Append(int64(r.Requests))
+			t.i64(29).Append(r.BytesDownloaded)
 			t.endRow()
 		}
 	}}

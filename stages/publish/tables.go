@@ -45,6 +45,7 @@ func pagesTable(in *Input) tableSpec {
 		field("last_changed", tTimestamp, true),
 		field("revisit", tString, true),
 		field("last_modified", tTimestamp, true),
+		field("fetch_state", tString, false),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -74,7 +75,7 @@ func pagesTable(in *Input) tableSpec {
 			appendChanged(t.boolean(17), in.Previous, p.Key, p.ContentHash)
 			t.boolean(18).Append(p.StructureChanged)
 			t.boolean(19).Append(p.Replayed)
-			if p.Class != "" || !in.Crawl.Judged { // not fetched, or no topic to judge by
+			if !p.State.Usable() || !in.Crawl.Judged { // no text read, or no topic to judge by
 				t.f64(20).AppendNull()
 				t.boolean(21).AppendNull()
 			} else {
@@ -91,6 +92,7 @@ func pagesTable(in *Input) tableSpec {
 			}
 			t.i64(25).Append(int64(p.Downloaded))
 			appendHistory(t, 26, in.History, p)
+			t.str(33).Append(string(p.State))
 			t.endRow()
 		}
 	}}

@@ -230,16 +230,9 @@ func expectedAnswers(runs []runState) map[string][]string {
 	for i := len(runs) - 1; i >= 0; i-- {
 		st := runs[i]
 		g := st.res
-		fetched, failed := 0, 0
-		for _, p := range g.Pages {
-			if p.Class == "" {
-				fetched++
-			} else {
-				failed++
-			}
-		}
+		tally := crawl.CountPages(g.Pages)
 		want["runs"] = append(want["runs"], row("tennis", st.id, "complete", int32(len(g.Pages)), int64(st.g.NumEdges()),
-			int32(fetched), int32(failed), int32(0), 0.0))
+			int32(tally.Fetched), int32(tally.Failed), int32(0), 0.0))
 	}
 	want["biggest_moves"] = moves(prev, cur)
 	topic := rank.TopicPageRank(cur.g, 0.85, []float64{0.005}, relevances(cur.res))[0]
@@ -259,28 +252,40 @@ func expectedAnswers(runs []runState) map[string][]string {
 	// Run 2 crawled the 60 vertices of run 1 and 30 more; the wiki is static.
 	want["changes_summary"] = []string{row("kept", int64(60), int64(0)), row("new", int64(30), int64(0))}
 
-	outcomes := map[string]int{}
+	outcomes, states, relevant := map[string]int{}, map[string]int{}, map[string]int{}
 	for _, p := range cur.res.Pages {
-		class := p.Class
-		if class == "" {
-			class = "ok"
+		outcome := string(p.State)
+		if p.Class != "" {
+			outcome += ": " + p.Class
 		}
-		outcomes[class]++
-	}
-	var names []string
-	for k := range outcomes {
-		names = append(names, k)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if outcomes[names[i]] != outcomes[names[j]] {
-			return outcomes[names[i]] > outcomes[names[j]]
+		outcomes[outcome]++
+		states[string(p.State)]++
+		if p.Relevant {
+			relevant[string(p.State)]++
 		}
-		return names[i] < names[j]
-	})
-	for _, k := range names {
+	}
+	for _, k := range byCount(states) {
+		want["fetch_states"] = append(want["fetch_states"], row(k, int64(states[k]), int64(relevant[k])))
+	}
+	for _, k := range byCount(outcomes) {
 		want["fetch_outcomes"] = append(want["fetch_outcomes"], row(k, int64(outcomes[k])))
 	}
 	return want
+}
+
+// byCount returns the keys of counts, the largest count first, then by name.
+func byCount(counts map[string]int) []string {
+	var names []string
+	for k := range counts {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if counts[names[i]] != counts[names[j]] {
+			return counts[names[i]] > counts[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
 }
 
 // moves is biggest_moves computed in Go.

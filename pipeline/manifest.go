@@ -115,6 +115,9 @@ func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result
 
 func countPages(res *crawl.Result, prev *publish.Previous) Counts {
 	c := Counts{Vertices: len(res.Pages), Tally: crawl.CountPages(res.Pages), RequestsByStatus: map[string]int{}}
+	if c.FailedByClass == nil {
+		c.FailedByClass = map[string]int{}
+	}
 	c.Judged = c.Tally.Judged()
 	if res.Judged && c.Judged > 0 {
 		h := c.Harvest()

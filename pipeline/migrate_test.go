@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,5 +88,28 @@ func TestMigrateOldLayout(t *testing.T) {
 	next, err := r.Run(context.Background(), testJob("tennis", 30))
 	if err != nil || next.PreviousRunID != done.RunID {
 		t.Errorf("next run: %v, previous %q", err, next.PreviousRunID)
+	}
+}
+
+// A manifest written before fetch states is read with its counts in
+// them: "fetched" then meant every usable page, "outcomes" the pages per
+// error class.
+func TestOldManifestCounts(t *testing.T) {
+	dir := t.TempDir()
+	old := `{"job":"seattle","run_id":"20260101T020000Z","status":"partial","counts":{"vertices":1000,"edges":5000,
+		"fetched":999,"failed":1,"outcomes":{"ok":990,"budget":9,"cancelled":1},"not_modified":700,"replayed":40,"relevant":300}}`
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Counts
+	got := []int{c.Fetched, c.NotModified, c.Replayed, c.Failed, c.FailedByClass["cancelled"], c.NotFetched, c.Judged, c.Relevant}
+	want := []int{259, 700, 40, 1, 1, 9, 999, 300}
+	if !slices.Equal(got, want) || c.Outcomes != nil {
+		t.Errorf("fetched, not_modified, replayed, failed, cancelled, not_fetched, judged, relevant = %v, want %v (outcomes %v)",
+			got, want, c.Outcomes)
 	}
 }

@@ -76,6 +76,12 @@ func removeStale(dir string) error {
 }
 
 // runDir returns where a run of the given status is published.
+// RunDir is where run m of its job is published under the output root:
+// <root>/<job>/<run_id>, or <root>/<job>/partial/<run_id> for a partial run.
+func RunDir(root string, m *Manifest) string {
+	return runDir(filepath.Join(root, m.Job), m.RunID, m.Status)
+}
+
 func runDir(dir, runID, status string) string {
 	if status == StatusComplete {
 		return filepath.Join(dir, runID)

@@ -104,12 +104,27 @@ func TestRunCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "gen", strings.TrimSpace(string(latest)), "manifest.json")); err != nil {
 		t.Error(err)
 	}
-	// A seed that 404s: exit 1, with the cause.
+	printedRunExists(t, stdout)
+	// A seed that 404s: exit 1, with the cause; the partial run's path as printed.
 	bad := writeJobs(t, strings.Replace(jobsYAML, "/wiki/Page_0", "/wiki/Nowhere", 1))
-	code, _, stderr = runner(t, "run", "-config", bad, "-out", t.TempDir(), "-base-url", w.URL())
+	code, stdout, stderr = runner(t, "run", "-config", bad, "-out", t.TempDir(), "-base-url", w.URL())
 	if code != 1 || !strings.Contains(stderr, "seed /wiki/Nowhere: HTTP 404") {
 		t.Errorf("seed 404: exit %d, %s", code, stderr)
 	}
+	if dir := printedRunExists(t, stdout); !strings.Contains(dir, string(filepath.Separator)+"partial"+string(filepath.Separator)) {
+		t.Errorf("a partial run printed as %s, want it under partial/", dir)
+	}
+}
+
+// printedRunExists checks that the run directory `run` printed after
+// "-> " holds the run's manifest, and returns it.
+func printedRunExists(t *testing.T, stdout string) string {
+	t.Helper()
+	_, dir, ok := strings.Cut(strings.TrimSpace(stdout), "-> ")
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); !ok || err != nil {
+		t.Errorf("run printed %q: no manifest there (%v)", stdout, err)
+	}
+	return dir
 }
 
 func TestRankJSON(t *testing.T) {

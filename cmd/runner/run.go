@@ -93,8 +93,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			met.RunFinished(j.Name, m, err)
 		}
 		if m != nil {
-			fmt.Fprintf(stdout, "%s: %s run %s: %d pages, %d edges -> %s/%s/%s\n",
-				j.Name, m.Status, m.RunID, m.Counts.Vertices, m.Counts.Edges, f.out, j.Name, m.RunID)
+			c := m.Counts
+			fmt.Fprintf(stdout, "%s: %s run %s: %d pages (%d fetched, %d from the crawl state, %d failed, %d not fetched), %d edges -> %s\n",
+				j.Name, m.Status, m.RunID, c.Vertices, c.Fetched, c.NotModified+c.Carried+c.Replayed, c.Failed, c.NotFetched,
+				c.Edges, pipeline.RunDir(f.out, m))
 		}
 		if err != nil {
 			errs = append(errs, err)

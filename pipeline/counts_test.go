@@ -252,7 +252,9 @@ func (c *counter) check(m *pipeline.Manifest, pageAnswers bool) {
 	}
 }
 
-func (c *counter) runsPath(m *pipeline.Manifest) string { return filepath.Join(c.out, m.Job, "runs.parquet") }
+func (c *counter) runsPath(m *pipeline.Manifest) string {
+	return filepath.Join(c.out, m.Job, "runs.parquet")
+}
 
 // counts runs a query of (name, count) rows.
 func (c *counter) counts(q string) map[string]int {

@@ -77,6 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"report":   cmdReport,
 		"status":   cmdStatus,
 		"search":   cmdSearch,
+		"demo":     cmdDemo,
 	}
 	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
 		fmt.Fprintln(stdout, "topicrank runner", version.String())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/topicrank/topicrank/pipeline"
@@ -34,15 +33,7 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if path == "-" {
 		return d.Write(stdout)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := d.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeReport(d, path); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, path)

@@ -4,7 +4,6 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"strings"
 )
 
 // Write renders the report as one HTML file: styles inline, charts as
@@ -23,7 +22,8 @@ func (d *Data) HistoryChart() template.HTML  { return historyChart(d.History) }
 func (d *Data) OutcomesChart() template.HTML { return barChart(d.Outcomes) }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"short": func(p string) string { return strings.TrimPrefix(p, "/wiki/") },
+	"short": Title,
+	"date":  runDate,
 	"pct":   func(x float64) float64 { return math.Round(x*1000) / 10 },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -35,8 +35,8 @@ table { border-collapse: collapse; margin: .5em 0; } td, th { padding: 2px 10px;
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #f6f6f6; }
 .status-complete { color: #007a3d; } .status-partial { color: #b35900; }
-.chart text.tick { font-size: 11px; fill: #444; } .chart text.legend { font-size: 12px; } .chart text.axis { font-size: 12px; }
-.chart line.grid { stroke: #e4e4e4; } .problems { color: #b35900; }
+.chart text.tick { font-size: 11px; fill: #444; } .chart text.legend { font-size: 12px; fill: #333; } .chart text.axis { font-size: 12px; }
+.chart line.grid { stroke: #e4e4e4; } .problems { color: #b35900; } .note { color: #555; font-size: .92em; }
 </style></head><body>
 <h1>{{.Manifest.Job}}: run {{.Manifest.RunID}}</h1>
 <p>Status <b class="status-{{.Manifest.Status}}">{{.Manifest.Status}}</b>, started {{.Manifest.Started.Format "2006-01-02 15:04:05 UTC"}},
@@ -45,17 +45,22 @@ published {{.Manifest.Finished.Format "2006-01-02 15:04:05 UTC"}}, from {{.Manif
 <table id="counts">
 <tr><th>vertices</th><td class="n">{{.Manifest.Counts.Vertices}}</td><th>edges</th><td class="n">{{.Manifest.Counts.Edges}}</td></tr>
 <tr><th>fetched</th><td class="n">{{.Manifest.Counts.Fetched}}</td><th>failed</th><td class="n">{{.Manifest.Counts.Failed}} ({{.Manifest.Counts.NotFound}} not found)</td></tr>
-<tr><th>changed since last run</th><td class="n">{{.Manifest.Counts.Changed}}</td><th>not modified (304)</th><td class="n">{{.Manifest.Counts.NotModified}}</td></tr>
+<tr><th>unchanged (304)</th><td class="n">{{.Manifest.Counts.NotModified}}</td><th>not fetched</th><td class="n">{{.Manifest.Counts.NotFetched}}</td></tr>
+<tr><th>changed since last run</th><td class="n">{{.Manifest.Counts.Changed}}</td><th>requests</th><td class="n">{{.Manifest.Counts.Requests}}</td></tr>
 {{if ge .Harvest 0.0}}<tr><th>relevant</th><td class="n">{{.Manifest.Counts.Relevant}}</td><th>harvest rate</th><td class="n" id="harvest">{{pct .Harvest}}%</td></tr>{{end}}
 </table>
+{{if ge .Harvest 0.0}}<p class="note">Harvest rate: the share of the pages whose text was judged this run ({{.Manifest.Counts.Judged}}) that are on topic, relevance at least {{.Manifest.Config.RelevanceThreshold}}.</p>{{end}}
 
 <h2>Fetch outcomes</h2>
 {{.OutcomesChart}}
 
+<p class="note" id="epsilon">PageRank is computed once per epsilon: epsilon is the tolerance at which
+its iterations stop (the sum of the changes of all pages' ranks in one iteration), so a smaller epsilon
+gives more exact ranks, and the lists differ only where ranks are close.</p>
 {{range .Tops}}
 <h2>Top {{len .Pages}} by PageRank, epsilon {{.Epsilon}}</h2>
-<table class="top"><tr><th class="n">#</th><th>page</th><th class="n">PageRank</th><th class="n">in-degree</th><th class="n">out-degree</th></tr>
-{{range .Pages}}<tr><td class="n">{{.Position}}</td><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td></tr>
+<table class="top"><tr><th class="n">#</th><th>page</th><th class="n">PageRank</th><th class="n">in-degree</th><th class="n">out-degree</th><th class="n">relevance</th></tr>
+{{range .Pages}}<tr><td class="n">{{.Position}}</td><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td><td class="n">{{if ge .Relevance 0.0}}{{printf "%.2f" .Relevance}}{{else}}–{{end}}</td></tr>
 {{end}}</table>
 {{end}}
 
@@ -67,12 +72,12 @@ published {{.Manifest.Finished.Format "2006-01-02 15:04:05 UTC"}}, from {{.Manif
 {{end}}</table>
 {{end}}
 
-<h2>Biggest movers since {{if .PreviousRun}}{{.PreviousRun}}{{else}}the previous complete run{{end}}</h2>
+<h2>Biggest movers since {{if .PreviousRun}}the run of {{date .PreviousRun}}{{else}}the previous complete run{{end}}</h2>
 {{if .Movers}}<table id="movers"><tr><th>page</th><th class="n">before</th><th class="n">now</th><th class="n">change</th><th class="n">places up</th></tr>
 {{range .Movers}}<tr><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Previous}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{printf "%+.5f" .Change}}</td><td class="n">{{.PlacesUp}}</td></tr>
 {{end}}</table>{{else if .PreviousRun}}<p>No page moved.</p>{{else}}<p>No earlier complete run to compare with.</p>{{end}}
 
-<h2>Rank history of today's top {{len .History.Series}} (epsilon {{.History.Epsilon}}, last {{len .History.Runs}} runs)</h2>
+<h2>Rank history of today's top {{len .History.Series}} (epsilon {{.History.Epsilon}}, last {{len .History.Runs}} complete runs)</h2>
 {{.HistoryChart}}
 </body></html>
 `))

@@ -66,6 +66,7 @@ type Page struct {
 	Rank             float64
 	InDegree, OutDeg int32
 	GlobalPosition   int32
+	Relevance        float64 // -1: not judged
 }
 
 // Mover is a page whose rank or position moved between two runs.
@@ -82,10 +83,12 @@ type History struct {
 	Series  []Series
 }
 
-// Series is one page's rank in each run (NaN where it was not a vertex).
+// Series is one page's rank and position in each run (NaN and 0 where it
+// was not a vertex).
 type Series struct {
-	Page  string
-	Ranks []float64
+	Page      string
+	Ranks     []float64
+	Positions []int32
 }
 
 // Count is a labelled number.
@@ -138,7 +141,11 @@ func top(run *publish.Previous, eps float64) Top {
 	t := Top{Epsilon: eps}
 	for _, name := range byPosition(run.Ranks[eps], TopPages) {
 		r := run.Ranks[eps][name]
-		t.Pages = append(t.Pages, Page{name, r.Position, r.Rank, run.InDegree[name], run.OutDegree[name], r.GlobalPosition})
+		rel, ok := run.Relevance[name]
+		if !ok {
+			rel = -1
+		}
+		t.Pages = append(t.Pages, Page{name, r.Position, r.Rank, run.InDegree[name], run.OutDegree[name], r.GlobalPosition, rel})
 	}
 	return t
 }
@@ -184,11 +191,11 @@ func history(root, job string, runs []string, eps float64, cur *publish.Previous
 		}
 		for s := range h.Series {
 			r, ok := run.Ranks[eps][h.Series[s].Page]
-			v := math.NaN()
-			if ok {
-				v = r.Rank
+			if !ok {
+				r.Rank = math.NaN()
 			}
-			h.Series[s].Ranks = append(h.Series[s].Ranks, v)
+			h.Series[s].Ranks = append(h.Series[s].Ranks, r.Rank)
+			h.Series[s].Positions = append(h.Series[s].Positions, r.Position)
 		}
 	}
 	return h, nil

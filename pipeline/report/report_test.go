@@ -73,6 +73,30 @@ func TestReport(t *testing.T) {
 	}
 }
 
+// With one run there is no history to draw: the report says so, and the
+// tables name pages by their titles.
+func TestReportOneRun(t *testing.T) {
+	root := publishRuns(t, 40)
+	d, err := Read(root, "tennis", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var html bytes.Buffer
+	if err := d.Write(&html); err != nil {
+		t.Fatal(err)
+	}
+	s := html.String()
+	if !strings.Contains(s, `id="one-run"`) || strings.Contains(s, `class="series"`) {
+		t.Error("a one-run report draws a history instead of saying there is one run so far")
+	}
+	if strings.Contains(s, "<td>Page_") || !strings.Contains(s, "<td>Page ") || !strings.Contains(s, `id="epsilon"`) {
+		t.Error("page names with underscores, or no word on epsilon")
+	}
+	if !strings.Contains(s, `<th class="n">relevance</th>`) {
+		t.Error("no relevance column")
+	}
+}
+
 func wantPoints(d *Data) int {
 	n := 0
 	for _, s := range d.History.Series {

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"math"
 	"strings"
+	"time"
 )
 
 // palette: Okabe and Ito's colours, apart for common colour blindness,
@@ -18,68 +19,98 @@ const (
 )
 
 // historyChart draws one polyline per page (class "series", data-page)
-// with one circle per run it was ranked in (class "point"), runs along x,
-// rank along y, and a legend.
+// with one circle per run it was ranked in (class "point"): runs along x,
+// labelled with their dates, and the page's position along y, first at
+// the top. Each line is labelled with its page at its right end, where
+// today's positions keep the labels apart. With one run there is no
+// history to draw: it says so.
 func historyChart(h History) template.HTML {
-	if len(h.Runs) == 0 || len(h.Series) == 0 {
+	if len(h.Series) == 0 {
 		return ""
 	}
-	top := 0.0
+	if len(h.Runs) < 2 {
+		return `<p class="note" id="one-run">One run so far: the history is drawn from the next complete run on.</p>`
+	}
+	var last int32 = 1
 	for _, s := range h.Series {
-		for _, r := range s.Ranks {
-			if !math.IsNaN(r) {
-				top = math.Max(top, r)
-			}
+		for _, p := range s.Positions {
+			last = max(last, p)
 		}
 	}
-	top = niceCeil(top)
-	x := func(i int) float64 {
-		if len(h.Runs) == 1 {
-			return padL + (chartW-padL-padR)/2
-		}
-		return padL + float64(i)*(chartW-padL-padR)/float64(len(h.Runs)-1)
-	}
-	y := func(r float64) float64 { return padT + (1-r/top)*(chartH-padT-padB) }
+	const w, labelW = chartW - 220, 210 // the plot, and the labels right of it
+	x := func(i int) float64 { return padL + float64(i)*float64(w-padL)/float64(len(h.Runs)-1) }
+	y := func(p int32) float64 { return padT + float64(p-1)/float64(max(last-1, 1))*(chartH-padT-padB) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" role="img" aria-label="rank history" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`,
-		chartW, chartH+20*len(h.Series)/2+20, chartW, chartH+20*len(h.Series)/2+20)
-	axes(&b, top, y)
+	fmt.Fprintf(&b, `<svg class="chart" role="img" aria-label="rank history: position by run" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`,
+		chartW, chartH, chartW, chartH)
+	for _, p := range positionTicks(last) {
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" class="grid"/><text x="%d" y="%.1f" text-anchor="end" class="tick">%d</text>`,
+			padL, w, y(p), y(p), padL-6, y(p)+4, p)
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" transform="rotate(-90 %d %d)" text-anchor="middle" class="axis">position by PageRank (1 = first)</text>`,
+		padL-40, (chartH-padB+padT)/2, padL-40, (chartH-padB+padT)/2)
 	for i, id := range h.Runs {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="end" transform="rotate(-30 %.1f %d)" class="tick">%s</text>`,
-			x(i), chartH-padB+16, x(i), chartH-padB+16, template.HTMLEscapeString(id))
+			x(i), chartH-padB+16, x(i), chartH-padB+16, template.HTMLEscapeString(runDate(id)))
 	}
 	for k, s := range h.Series {
 		colour := palette[k%len(palette)]
 		var pts []string
 		var circles strings.Builder
+		end := -1
 		for i, r := range s.Ranks {
 			if math.IsNaN(r) {
 				continue
 			}
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(r)))
-			fmt.Fprintf(&circles, `<circle class="point" cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s, %s: %.5f</title></circle>`,
-				x(i), y(r), colour, template.HTMLEscapeString(s.Page), template.HTMLEscapeString(h.Runs[i]), r)
+			end = i
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(s.Positions[i])))
+			fmt.Fprintf(&circles, `<circle class="point" cx="%.1f" cy="%.1f" r="3.5" fill="%s"><title>%s, %s: #%d, PageRank %.5f</title></circle>`,
+				x(i), y(s.Positions[i]), colour, template.HTMLEscapeString(Title(s.Page)), template.HTMLEscapeString(runDate(h.Runs[i])), s.Positions[i], r)
 		}
 		fmt.Fprintf(&b, `<polyline class="series" data-page="%s" fill="none" stroke="%s" stroke-width="2" points="%s"/>%s`,
 			template.HTMLEscapeString(s.Page), colour, strings.Join(pts, " "), circles.String())
-		lx, ly := padL+float64(k%2)*(chartW-padL)/2, chartH+float64(k/2)*20+10
-		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="14" height="4" fill="%s"/><text x="%.0f" y="%.0f" class="legend">%s</text>`,
-			lx, ly, colour, lx+20, ly+5, template.HTMLEscapeString(strings.TrimPrefix(s.Page, "/wiki/")))
+		if end >= 0 {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="legend">%s</text>`, // dark text: the palette's yellow is unreadable on white
+				x(end)+8, y(s.Positions[end])+4, template.HTMLEscapeString(clip(Title(s.Page), labelW/7)))
+		}
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
 
-// axes draws the y axis with five labelled ticks from 0 to top, and the x
-// axis line.
-func axes(b *strings.Builder, top float64, y func(float64) float64) {
-	for i := 0; i <= 4; i++ {
-		v := top * float64(i) / 4
-		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" class="grid"/><text x="%d" y="%.1f" text-anchor="end" class="tick">%.4g</text>`,
-			padL, chartW-padR, y(v), y(v), padL-6, y(v)+4, v)
+// positionTicks are the positions the y axis labels: 1 and round steps
+// up to last.
+func positionTicks(last int32) []int32 {
+	step := int32(niceCeil(float64(last) / 5))
+	ticks := []int32{1}
+	for p := step; p <= last; p += step {
+		if p > 1 {
+			ticks = append(ticks, p)
+		}
 	}
-	fmt.Fprintf(b, `<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle" class="axis">PageRank</text>`,
-		(chartH-padB+padT)/2, (chartH-padB+padT)/2)
+	return ticks
+}
+
+// runDate is a run id (20261125T020000Z) as a date and time.
+func runDate(id string) string {
+	t, err := time.Parse("20060102T150405Z", id)
+	if err != nil {
+		return id
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+// clip shortens s to n characters.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// Title is a page name (/wiki/Space_Needle) as its title reads (Space Needle).
+func Title(page string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(page, "/wiki/"), "_", " ")
 }
 
 // barChart draws one bar per count (class "bar"), labelled.

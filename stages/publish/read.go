@@ -23,6 +23,9 @@ type Previous struct {
 	InDegree  map[string]int32              // page -> in-degree
 	OutDegree map[string]int32              // page -> out-degree
 	Ranks     map[float64]map[string]Ranked // epsilon -> page -> rank
+	// Relevance is each judged page's relevance to the topic (absent for
+	// pages not judged, and for jobs without a topic).
+	Relevance map[string]float64
 }
 
 // Ranked is a page's rank and position for one epsilon, and its global
@@ -37,10 +40,13 @@ type Ranked struct {
 // ReadPrevious reads the tables of the published run in dir.
 func ReadPrevious(dir string) (*Previous, error) {
 	p := &Previous{RunID: filepath.Base(dir), Hashes: map[string]string{}, InDegree: map[string]int32{}, OutDegree: map[string]int32{},
-		Ranks: map[float64]map[string]Ranked{}}
+		Ranks: map[float64]map[string]Ranked{}, Relevance: map[string]float64{}}
 	err := readTable(filepath.Join(dir, "pages.parquet"), func(r row) {
 		if h, ok := r.str("content_hash"); ok {
 			p.Hashes[r.mustStr("page")] = h
+		}
+		if a, ok := r.cols["relevance"].(*array.Float64); ok && a.IsValid(r.i) {
+			p.Relevance[r.mustStr("page")] = a.Value(r.i)
 		}
 	})
 	if err == nil {

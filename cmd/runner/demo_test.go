@@ -1,0 +1,131 @@
+//go:build cgo
+
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	_ "github.com/marcboeker/go-duckdb" // real DuckDB, for tests only
+
+	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/pipeline/report"
+)
+
+// TestDemo runs the demo, which needs neither ../shared nor a network: two
+// nights crawled from the shipped snapshot, the second finding changed
+// pages, a report whose rank history has both nights, and next commands
+// that each work as printed.
+func TestDemo(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "outputs")
+	code, stdout, stderr := runner(t, "demo", "-out", out)
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	runs, err := pipeline.CompleteRuns(out, "demo")
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("demo published %v (%v), want two complete runs", runs, err)
+	}
+	second, err := pipeline.ReadManifest(filepath.Join(out, "demo", runs[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := second.Counts
+	if c.NotModified == 0 || c.Changed == 0 || c.Fetched == 0 || c.Relevant == 0 || second.PreviousRunID != runs[0] {
+		t.Errorf("night 2: %d unchanged, %d changed, %d fetched, %d relevant, previous %q: want a re-crawl that found edits",
+			c.NotModified, c.Changed, c.Fetched, c.Relevant, second.PreviousRunID)
+	}
+	d, err := report.Read(out, "demo", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.History.Runs) != 2 || len(d.Movers) == 0 {
+		t.Errorf("the report's rank history has %d runs and %d movers, want 2 and some", len(d.History.Runs), len(d.Movers))
+	}
+	reportPath := regexp.MustCompile(`report of the second night: (\S+)`).FindStringSubmatch(stdout)
+	if reportPath == nil {
+		t.Fatalf("the demo names no report:\n%s", stdout)
+	}
+	if _, err := os.Stat(reportPath[1]); err != nil {
+		t.Errorf("the report it names: %v", err)
+	}
+
+	// The next commands, as printed.
+	runnerCmds := regexp.MustCompile(`(?m)^  go run \./cmd/runner (.*?)(\s+#.*)?$`).FindAllStringSubmatch(stdout, -1)
+	if len(runnerCmds) != 3 {
+		t.Fatalf("%d runner commands printed, want 3:\n%s", len(runnerCmds), stdout)
+	}
+	for _, m := range runnerCmds {
+		args := shellWords(t, m[1])
+		if args[0] == "run" { // the real crawl needs the network: check its job exists
+			code, _, errs := runner(t, "validate", "-config", "../../jobs.yaml")
+			if code != 0 || !strings.Contains(m[1], "-job seattle") {
+				t.Errorf("%q: the repository's jobs.yaml: exit %d, %s", m[1], code, errs)
+			}
+			continue
+		}
+		code, got, errs := runner(t, args...)
+		if code != 0 || got == "" {
+			t.Errorf("runner %s: exit %d\n%s", m[1], code, errs)
+		}
+		if args[0] == "search" && !strings.Contains(got, "Space Needle") && !strings.Contains(got, "Space_Needle") {
+			t.Errorf("runner %s finds no Space Needle:\n%s", m[1], got)
+		}
+	}
+	q := regexp.MustCompile(`(?s)duckdb -c "(.*?)"`).FindStringSubmatch(stdout)
+	if q == nil {
+		t.Fatalf("no DuckDB query printed:\n%s", stdout)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows := query(t, db, q[1])
+	if len(rows) != 10 || !strings.HasPrefix(rows[0], "/wiki/") {
+		t.Errorf("the printed query gave %q", rows)
+	}
+}
+
+// shellWords splits a command line as sh would, for the simple quoting
+// the printed commands use.
+func shellWords(t *testing.T, s string) []string {
+	var words []string
+	for _, m := range regexp.MustCompile(`"([^"]*)"|(\S+)`).FindAllStringSubmatch(s, -1) {
+		words = append(words, m[1]+m[2])
+	}
+	return words
+}
+
+// query returns each row's values joined by " | ".
+func query(t *testing.T, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, v := range vals {
+			parts = append(parts, fmt.Sprint(v))
+		}
+		out = append(out, strings.Join(parts, " | "))
+	}
+	return out
+}

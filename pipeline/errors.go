@@ -1,6 +1,9 @@
 package pipeline
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // Kind classifies an error so that the command line can choose its exit
 // code: Invalid is the user's input (exit 2), Failed a job that did not
@@ -21,9 +24,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.Op
-	if e.Job != "" {
-		s += " " + e.Job
+	s := strings.TrimSpace(e.Op + " " + e.Job)
+	if s == "" {
+		return e.Err.Error()
 	}
 	return s + ": " + e.Err.Error()
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"path/filepath"
 	"context"
 	"testing"
 	"time"
@@ -45,24 +46,36 @@ func TestStatus(t *testing.T) {
 	broken := testJob("broken", 10)
 	broken.Schedule, broken.Seeds = "0 * * * *", []string{"/wiki/Nowhere"}
 	manual := testJob("manual", 10)
+	fresh := testJob("fresh", 10)
+	fresh.Schedule = "0 * * * *"
 	if _, err := r.Run(context.Background(), good); err != nil {
 		t.Fatal(err)
 	}
 	r.Run(context.Background(), broken)
-	cfg := &Config{Jobs: []Job{good, broken, manual}}
+	cfg := &Config{Jobs: []Job{good, broken, manual, fresh}}
 	at := func(h, m int) []JobStatus {
-		return Status(r.OutDir, cfg, time.Date(2026, 11, 21, h, m, 0, 0, time.UTC))
+		st, err := Status(r.OutDir, cfg, time.Date(2026, 11, 21, h, m, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
 	}
 
 	st := at(4, 30)
 	if !st[0].Healthy || st[0].LastComplete == nil || !st[0].Next.Equal(time.Date(2026, 11, 21, 5, 0, 0, 0, time.UTC)) {
 		t.Errorf("good: %+v", st[0])
 	}
-	if st[1].Healthy || st[1].Reason != "no complete run" || st[1].LastPartial == nil {
+	if st[1].Healthy || st[1].Reason != "no complete run, only partial ones" || st[1].LastPartial == nil {
 		t.Errorf("broken: %+v", st[1])
 	}
 	if !st[2].Healthy || !st[2].Next.IsZero() {
 		t.Errorf("manual: %+v", st[2])
+	}
+	if !st[3].Healthy || !st[3].NeverRun {
+		t.Errorf("a job that never ran: %+v, want healthy and never run", st[3])
+	}
+	if _, err := Status(filepath.Join(t.TempDir(), "nowhere"), cfg, time.Now()); err == nil || KindOf(err) != Invalid {
+		t.Errorf("a missing output root: %v, want an Invalid error", err)
 	}
 	if st := at(5, 30); st[0].Healthy { // the 03:00 run is 2 h 30 old: two hourly runs missed
 		t.Errorf("a job two intervals behind is healthy: %+v", st[0])

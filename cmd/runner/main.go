@@ -101,6 +101,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
+	if pe, ok := err.(*pipeline.Error); ok && pe.Op == args[0] { // "runner status: status: ..." says it twice
+		short := *pe
+		short.Op = ""
+		err = &short
+	}
 	fmt.Fprintf(stderr, "runner %s: %v\n", args[0], err)
 	var ue usageError
 	if errors.As(err, &ue) || pipeline.KindOf(err) == pipeline.Invalid {

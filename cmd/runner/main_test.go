@@ -23,6 +23,15 @@ func runner(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func writeJobs(t *testing.T, yaml string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "jobs.yaml")
@@ -313,9 +322,21 @@ func TestVersion(t *testing.T) {
 func TestStatusCommand(t *testing.T) {
 	jobs := writeJobs(t, strings.Replace(jobsYAML, "  - name: gen\n", "  - name: gen\n    schedule: \"@daily\"\n", 1))
 	out := t.TempDir()
-	if code, stdout, _ := runner(t, "status", "-config", jobs, "-out", out); code != 1 || !strings.Contains(stdout, "FAILING: no complete run") {
+	if code, stdout, _ := runner(t, "status", "-config", jobs, "-out", out); code != 0 || !strings.Contains(stdout, "gen  never run") {
 		t.Errorf("no runs: exit %d\n%s", code, stdout)
 	}
+	code, _, stderr := runner(t, "status", "-config", jobs, "-out", filepath.Join(out, "missing"))
+	if code != 2 || !strings.Contains(stderr, "missing is not a folder") || strings.Contains(stderr, "status: status") {
+		t.Errorf("a missing -out: exit %d, %s", code, stderr)
+	}
+	bad := writeJobs(t, strings.Replace(jobsYAML, "/wiki/Page_0", "/wiki/Nowhere", 1))
+	bad = writeJobs(t, strings.Replace(readFile(t, bad), "  - name: gen\n", "  - name: gen\n    schedule: \"@daily\"\n", 1))
+	runner(t, "run", "-config", bad, "-out", out, "-base-url", wikitest.New(t, 10).URL())
+	code, stdout, stderr := runner(t, "status", "-config", bad, "-out", out)
+	if code != 1 || !strings.Contains(stdout, "FAILING: no complete run") || strings.Count(stderr, "status:") != 1 {
+		t.Errorf("only a partial run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	out = t.TempDir()
 	w := wikitest.New(t, 100)
 	if code, _, stderr := runner(t, "run", "-config", jobs, "-out", out, "-base-url", w.URL()); code != 0 {
 		t.Fatalf("run: exit %d, %s", code, stderr)

@@ -23,12 +23,18 @@ func cmdStatus(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	now := time.Now().UTC()
-	sts := pipeline.Status(*out, cfg, now)
+	sts, err := pipeline.Status(*out, cfg, now)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "job\thealth\tlast complete\tage\tvertices\tfetched\tfailed\tlast partial\tnext run (UTC)")
 	var broken []string
 	for _, s := range sts {
 		health := "ok"
+		if s.NeverRun {
+			health = "never run"
+		}
 		if !s.Healthy {
 			health = "FAILING: " + s.Reason
 			broken = append(broken, s.Job)
@@ -52,7 +58,7 @@ func cmdStatus(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if len(broken) > 0 {
-		return &pipeline.Error{Op: "status", Kind: pipeline.Failed, Err: fmt.Errorf("failing: %s", strings.Join(broken, ", "))}
+		return fmt.Errorf("failing (missed two nights, or never complete): %s", strings.Join(broken, ", "))
 	}
 	return nil
 }

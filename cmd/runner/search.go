@@ -24,13 +24,14 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	format := fs.String("format", "text", "text or json")
 	weight := fs.Float64("rank-weight", search.DefaultRankWeight, "PageRank's weight: score = bm25 × (1 + w·ln(1 + N·pagerank)); 0: plain BM25")
 	boost := fs.Float64("title-boost", search.DefaultTitleBoost, "weight of the query's words in titles; 0: titles count as text only")
-	if err := fs.Parse(args); err != nil {
+	words, err := parseAnywhere(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return usageError{err.Error()}
 	}
-	query := strings.Join(fs.Args(), " ")
+	query := strings.Join(words, " ")
 	switch {
 	case *job == "":
 		return usageError{"-job is required"}
@@ -89,5 +90,26 @@ func printHits(w io.Writer, job, runID string, res *search.Result, terminal bool
 			}
 			fmt.Fprintf(w, "    %s\n", strings.Join(strings.Fields(s), " "))
 		}
+	}
+}
+
+// parseAnywhere parses flags before, between and after the other
+// arguments, which it returns: `search -job j "space needle" -top 3` is
+// `search -job j -top 3 "space needle"`, never a search for "-top 3".
+// After "--" everything is an argument.
+func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			return append(rest, left...), nil
+		}
+		if len(left) == 0 {
+			return rest, nil
+		}
+		rest, args = append(rest, left[0]), left[1:]
 	}
 }

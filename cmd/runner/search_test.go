@@ -23,6 +23,14 @@ func TestSearchCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "pages match \"tennis\"") || !strings.Contains(stdout, " 1. ") || !strings.Contains(stdout, "«tennis»") {
 		t.Fatalf("search: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// Flags after the query are flags, not query words; after -- they are words.
+	before := stdout
+	if code, after, stderr := runner(t, "search", "-out", out, "-job", "gen", "tennis", "-top", "3"); code != 0 || after != before {
+		t.Errorf("search with -top 3 after the query: exit %d, %s\n%s\nwant what it gives before the query:\n%s", code, stderr, after, before)
+	}
+	if _, words, _ := runner(t, "search", "-out", out, "-job", "gen", "--", "tennis", "-top"); !strings.Contains(words, `match "tennis -top"`) {
+		t.Errorf("after --, -top is a query word: %s", words)
+	}
 	code, stdout, _ = runner(t, "search", "-out", out, "-job", "gen", "-format", "json", "-rank-weight", "0", "tennis")
 	var res struct {
 		RunID string `json:"run_id"`

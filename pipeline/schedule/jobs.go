@@ -106,7 +106,13 @@ func (s *Scheduler) fire(ctx context.Context, name string) {
 		s.Observer.RunStarted(name)
 	}
 	m, err := recovered(log, name, func() (*pipeline.Manifest, error) { return s.Run(ctx, e.job) })
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil && m != nil && m.Status == pipeline.StatusPartial:
+		// Cut short by the stop and published as partial, as designed:
+		// the next run resumes it. Not a failure of the job.
+		log.Warn("run interrupted by the stop and published as partial; the next run resumes it", "run_id", m.RunID)
+		err = nil
+	case err != nil:
 		log.Error("run failed", "err", err)
 	}
 	s.mu.Lock()

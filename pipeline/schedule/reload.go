@@ -93,7 +93,9 @@ func (s *Scheduler) reload(ctx context.Context, why string, always bool) {
 	b, readErr := os.ReadFile(s.path) // read once: what is parsed is what is digested
 	d := digest(b, readErr)
 	s.mu.Lock()
-	seen := d == s.digest || d == s.rejected // applied, or already reported
+	// Applied, or already reported; a file restored to what was applied
+	// after a rejected edit is news: it is reloaded (and logged) again.
+	seen := d == s.digest && s.rejected == "" || d == s.rejected
 	s.mu.Unlock()
 	if seen && !always {
 		return
@@ -108,7 +110,7 @@ func (s *Scheduler) reload(ctx context.Context, why string, always bool) {
 		ch, err = s.apply(ctx, cfg)
 		if err == nil {
 			s.mu.Lock()
-			s.digest = d
+			s.digest, s.rejected = d, ""
 			s.mu.Unlock()
 			log.Info("jobs.yaml reloaded", "added", ch.added, "removed", ch.removed, "changed", ch.changed,
 				"max_parallel_jobs", cfg.MaxParallelJobs, "unchanged", ch.none())

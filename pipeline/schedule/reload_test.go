@@ -122,13 +122,24 @@ func TestReloadOnFileChange(t *testing.T) {
 	if ok := waitFor(t, reloaded); !ok || !strings.Contains(logs.String(), "added=[c]") {
 		t.Errorf("after other files changed and the file was fixed: ok=%v\n%s", ok, logs)
 	}
+	// Broken again, then restored to exactly what was applied: the
+	// restore is a reload, logged, though no job changed.
+	os.WriteFile(path, []byte("jobs: [\n"), 0o644)
+	if ok := waitFor(t, reloaded); ok {
+		t.Error("a broken file was applied")
+	}
+	before := strings.Count(logs.String(), "jobs.yaml reloaded")
+	jobsFile(t, path, "", "a", "@daily", "b", "@daily", "c", "@daily")
+	if ok := waitFor(t, reloaded); !ok || strings.Count(logs.String(), "jobs.yaml reloaded") != before+1 {
+		t.Errorf("restoring the file after a broken edit: ok=%v, not logged as reloaded\n%s", ok, logs)
+	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.jobs) != 3 || len(rec.reloads) != 4 {
-		t.Errorf("jobs %v after %d reloads, want a, b and c after 4 (start, rename, broken, fixed)", sortedKeys(s.jobs), len(rec.reloads))
+	if len(s.jobs) != 3 || len(rec.reloads) != 6 {
+		t.Errorf("jobs %v after %d reloads, want a, b and c after 6 (start, rename, broken, fixed, broken, restored)", sortedKeys(s.jobs), len(rec.reloads))
 	}
 }
 

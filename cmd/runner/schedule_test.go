@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
@@ -253,8 +254,8 @@ func fromManifests(t *testing.T, out string, jobs []string) map[string]float64 {
 					t.Fatalf("manifest %s: %v", p, err)
 				}
 				want["topicrank_runs_total{"+job+","+m.Status+"}"]++
-				for outcome, n := range m.Counts.Outcomes {
-					want["topicrank_pages_total{"+job+","+outcome+"}"] += float64(n)
+				for _, state := range crawl.FetchStates {
+					want["topicrank_pages_total{"+job+","+string(state)+"}"] += float64(m.Counts.Of(state))
 				}
 			}
 		}

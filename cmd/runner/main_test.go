@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -147,11 +149,14 @@ func TestRankJSON(t *testing.T) {
 		Vertices, Edges int
 		TopIn           []string `json:"top_in_degree"`
 		TopOut          []string `json:"top_out_degree"`
+		InValues        []int    `json:"top_in_degree_values"`
+		OutValues       []int    `json:"top_out_degree_values"`
 		Results         []struct {
 			Epsilon    float64
 			Iterations int
 			Residual   float64
-			Top        []string `json:"top_pagerank"`
+			Top        []string  `json:"top_pagerank"`
+			Values     []float64 `json:"top_pagerank_values"`
 			Jaccard    struct {
 				InOut   float64 `json:"in_out"`
 				InRank  float64 `json:"in_rank"`
@@ -167,6 +172,17 @@ func TestRankJSON(t *testing.T) {
 		len(s.Results) != 2 || s.Results[0].Epsilon != 0.01 || s.Results[1].Iterations <= s.Results[0].Iterations ||
 		s.Results[0].Top[0] != "c" || s.Results[0].Jaccard.InOut != 1 {
 		t.Errorf("summary = %+v", s)
+	}
+	// Values beside the names. PageRank solved by hand (beta 0.85, 0.05
+	// teleport each): a = 0.05 + 0.85c, b = 0.05 + 0.425a,
+	// c = 0.05 + 0.425a + 0.85b, so c = 0.3974, a = 0.3878, b = 0.2148.
+	if fmt.Sprint(s.InValues, s.OutValues) != "[2 1] [2 1]" || len(s.Results[1].Values) != 2 ||
+		math.Abs(s.Results[1].Values[0]-0.3974) > 0.001 || math.Abs(s.Results[1].Values[1]-0.3878) > 0.001 {
+		t.Errorf("values: in %v, out %v, PageRank %v; want [2 1], [2 1], [0.3974 0.3878]", s.InValues, s.OutValues, s.Results[1].Values)
+	}
+	if _, text, _ := runner(t, "rank", "-graph", g, "-epsilon", "0.001", "-top", "2"); !strings.Contains(text, "c (2) a (1)") ||
+		!regexp.MustCompile(`1\. c +0\.397`).MatchString(text) || !strings.Contains(text, "overlap of the top 100") {
+		t.Errorf("text output without values or a word on the overlap:\n%s", text)
 	}
 	// stderr is not a terminal: JSON logs, one of them the reading's counts.
 	read := false

@@ -182,16 +182,26 @@ func parseEpsilons(s string) ([]float64, error) {
 
 func printSummary(w io.Writer, s rank.Summary) {
 	fmt.Fprintf(w, "%d vertices, %d edges\n", s.Vertices, s.Edges)
-	fmt.Fprintf(w, "top in-degree:  %s\n", strings.Join(s.TopInDegree, " "))
-	fmt.Fprintf(w, "top out-degree: %s\n", strings.Join(s.TopOutDegree, " "))
+	fmt.Fprintf(w, "top in-degree:  %s\n", withValues(s.TopInDegree, s.InDegrees))
+	fmt.Fprintf(w, "top out-degree: %s\n", withValues(s.TopOutDegree, s.OutDegrees))
 	for _, r := range s.Results {
 		fmt.Fprintf(w, "\nepsilon %g: %d iterations, residual %.3g\n", r.Epsilon, r.Iterations, r.Residual)
 		for i, p := range r.TopPageRank {
-			fmt.Fprintf(w, "  %2d. %s\n", i+1, p)
+			fmt.Fprintf(w, "  %2d. %-40s %.6g\n", i+1, p, r.PageRanks[i])
 		}
-		fmt.Fprintf(w, "  jaccard top-%d: in/out %.3f  in/rank %.3f  out/rank %.3f\n",
-			rank.JaccardTop, r.Jaccard.InOut, r.Jaccard.InRank, r.Jaccard.OutRank)
+		fmt.Fprintf(w, "  overlap of the top %d by in-degree, out-degree and PageRank (Jaccard: shared / either, 1 = same pages):\n", rank.JaccardTop)
+		fmt.Fprintf(w, "    in-degree & out-degree %.3f   in-degree & PageRank %.3f   out-degree & PageRank %.3f\n",
+			r.Jaccard.InOut, r.Jaccard.InRank, r.Jaccard.OutRank)
 	}
+}
+
+// withValues lists names each with its value: "/wiki/A (12) /wiki/B (9)".
+func withValues(names []string, values []int) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s (%d)", n, values[i])
+	}
+	return strings.Join(parts, " ")
 }
 
 // startCPUProfile profiles the process into path until stop is called.

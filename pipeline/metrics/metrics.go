@@ -146,8 +146,9 @@ func (m *Metrics) Progress(job string, p crawl.Progress) {
 	m.frontier.WithLabelValues(job).Set(float64(p.Queued))
 }
 
-// WrapTransport counts every request and response body byte that passes
-// through rt, per host.
+// WrapTransport counts every request written to a host (the transport's
+// own retries included: crawl.RoundTripCounted) and every response body
+// byte read, per host.
 func (m *Metrics) WrapTransport(rt http.RoundTripper) http.RoundTripper {
 	return transport{rt, m}
 }
@@ -158,13 +159,17 @@ type transport struct {
 }
 
 func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(req)
 	host := req.URL.Host
+	resp, err := crawl.RoundTripCounted(t.next, req, func(status int) {
+		code := "error"
+		if status != 0 {
+			code = strconv.Itoa(status)
+		}
+		t.m.requests.WithLabelValues(host, code).Inc()
+	})
 	if err != nil {
-		t.m.requests.WithLabelValues(host, "error").Inc()
 		return resp, err
 	}
-	t.m.requests.WithLabelValues(host, strconv.Itoa(resp.StatusCode)).Inc()
 	resp.Body = &countingBody{resp.Body, t.m.responseBytes.WithLabelValues(host)}
 	return resp, nil
 }

@@ -3,7 +3,9 @@ package crawl
 import (
 	"context"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -47,19 +49,34 @@ func (s *sentCounter) counts() map[int]int {
 	return out
 }
 
-// counting is a transport that counts every request it sends, redirects
-// included, by the status of the answer.
+// counting is a transport that counts every request it sends, by the
+// status of the answer.
 type counting struct {
 	next http.RoundTripper
 	sent *sentCounter
 }
 
 func (t counting) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(req)
-	if err != nil {
-		t.sent.add(0)
-		return resp, err
+	return RoundTripCounted(t.next, req, t.sent.add)
+}
+
+// RoundTripCounted sends req through rt and calls count once for every
+// request written to the host, with the status of its answer (0: none).
+// Counting writes rather than round trips counts what the host saw: Go's
+// transport silently sends a request again when a reused connection
+// breaks before any answer, and the host logs both. A request never
+// written (a refused connection) is not counted.
+func RoundTripCounted(rt http.RoundTripper, req *http.Request, count func(status int)) (*http.Response, error) {
+	var writes atomic.Int32
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { writes.Add(1) }}
+	resp, err := rt.RoundTrip(req.WithContext(httptrace.WithClientTrace(req.Context(), trace)))
+	unanswered := writes.Load()
+	if err == nil {
+		unanswered--
+		count(resp.StatusCode)
 	}
-	t.sent.add(resp.StatusCode)
-	return resp, nil
+	for range unanswered {
+		count(0)
+	}
+	return resp, err
 }

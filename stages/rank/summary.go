@@ -13,6 +13,10 @@ type Summary struct {
 	TopInDegree  []string         `json:"top_in_degree"`
 	TopOutDegree []string         `json:"top_out_degree"`
 	Results      []EpsilonSummary `json:"results"`
+	// The degrees of the pages of TopInDegree and TopOutDegree, in their
+	// order (beside DESIGN.md's fields, which hold names only).
+	InDegrees  []int `json:"top_in_degree_values"`
+	OutDegrees []int `json:"top_out_degree_values"`
 }
 
 // EpsilonSummary is one epsilon's part of a Summary.
@@ -22,7 +26,9 @@ type EpsilonSummary struct {
 	Residual    float64  `json:"residual"`
 	Converged   bool     `json:"converged"`
 	TopPageRank []string `json:"top_pagerank"`
-	Jaccard     Overlap  `json:"jaccard"`
+	// PageRanks are the ranks of TopPageRank's pages, in its order.
+	PageRanks []float64 `json:"top_pagerank_values"`
+	Jaccard   Overlap   `json:"jaccard"`
 }
 
 // Overlap holds Jaccard(A,B) of the top-100 sets: A by in-degree, B by
@@ -45,17 +51,28 @@ func Summarize(g *graph.Graph, results []Result, k int) Summary {
 		return s
 	}
 	a, b := TopK(in, JaccardTop), TopK(out, JaccardTop)
+	topIn, topOut := TopK(in, k), TopK(out, k)
 	s := Summary{
 		Vertices: g.NumVertices(), Edges: g.NumEdges(),
-		TopInDegree: names(TopK(in, k)), TopOutDegree: names(TopK(out, k)),
+		TopInDegree: names(topIn), TopOutDegree: names(topOut),
+		InDegrees: valuesOf(in, topIn), OutDegrees: valuesOf(out, topOut),
 	}
 	for _, r := range results {
-		c := TopK(r.Ranks, JaccardTop)
+		c, top := TopK(r.Ranks, JaccardTop), TopK(r.Ranks, k)
 		s.Results = append(s.Results, EpsilonSummary{
 			Epsilon: r.Epsilon, Iterations: r.Iterations, Residual: r.Residual, Converged: r.Converged,
-			TopPageRank: names(TopK(r.Ranks, k)),
-			Jaccard:     Overlap{InOut: Jaccard(a, b), InRank: Jaccard(a, c), OutRank: Jaccard(b, c)},
+			TopPageRank: names(top), PageRanks: valuesOf(r.Ranks, top),
+			Jaccard: Overlap{InOut: Jaccard(a, b), InRank: Jaccard(a, c), OutRank: Jaccard(b, c)},
 		})
 	}
 	return s
+}
+
+// valuesOf returns values[v] for each v of ids, in order.
+func valuesOf[T int | float64](values []T, ids []uint32) []T {
+	out := make([]T, len(ids))
+	for i, v := range ids {
+		out[i] = values[v]
+	}
+	return out
 }

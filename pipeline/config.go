@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -137,7 +138,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	cfg := &Config{Path: path, MaxParallelJobs: DefaultMaxParallelJobs}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, &Error{Op: "config", Kind: Invalid, Err: fmt.Errorf("%s: %w", path, err)}
+		return nil, &Error{Op: "config", Kind: Invalid, Err: syntaxError(path, data, err)}
 	}
 	if len(root.Content) == 0 {
 		return nil, &Error{Op: "config", Kind: Invalid, Err: fmt.Errorf("%s: empty file: want defaults and jobs", path)}
@@ -258,7 +259,11 @@ func (d *decoder) mapping(n *yaml.Node, ctx string, handlers map[string]func(*ya
 		first[k.Value] = k.Line
 		h, ok := handlers[k.Value]
 		if !ok {
-			d.errorf(k, ctx, k.Value, "unknown key (known: %s)", known(handlers))
+			if near, ok := nearest(k.Value, slices.Collect(maps.Keys(handlers))); ok {
+				d.errorf(k, ctx, k.Value, "unknown key: did you mean %s?", near)
+			} else {
+				d.errorf(k, ctx, k.Value, "unknown key (known: %s)", known(handlers))
+			}
 			continue
 		}
 		h(v)
@@ -282,8 +287,12 @@ func (d *decoder) decode(n *yaml.Node, ctx, field string, dst any) bool {
 	if err := n.Decode(dst); err != nil {
 		var te *yaml.TypeError
 		msg := err.Error()
-		if errors.As(err, &te) {
-			msg = lineRef.ReplaceAllString(strings.Join(te.Errors, "; "), "")
+		switch {
+		case !errors.As(err, &te):
+		case n.Kind == yaml.SequenceNode:
+			msg = fmt.Sprintf("want %s, %s", want(dst), badItem(n, dst))
+		default:
+			msg = fmt.Sprintf("want %s, got %s", want(dst), got(n))
 		}
 		d.errorf(n, ctx, field, "%s", msg)
 		return false

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,8 +61,11 @@ func TestParseConfigErrors(t *testing.T) {
 	cases := []struct {
 		old, new, want string
 	}{
-		{"    max_pages: 1000\n", "    max_pagez: 1000\n", `jobs.yaml:10: job "tennis": max_pagez: unknown key`},
-		{"    max_pages: 1000\n", "    max_pages: lots\n", `jobs.yaml:10: job "tennis": max_pages: cannot unmarshal !!str`},
+		{"    max_pages: 1000\n", "    max_pagez: 1000\n", `jobs.yaml:10: job "tennis": max_pagez: unknown key: did you mean max_pages?`},
+		{"    max_pages: 1000\n", "    colour: blue\n", `jobs.yaml:10: job "tennis": colour: unknown key (known: admission, base_url,`},
+		{"    max_pages: 1000\n", "    max_pages: lots\n", `jobs.yaml:10: job "tennis": max_pages: want a whole number, got "lots"`},
+		{"    max_pages: 1000\n", "    max_pages: [1]\n", `jobs.yaml:10: job "tennis": max_pages: want a whole number, got a list`},
+		{"    epsilons: [0.001]\n", "    epsilons: [0.01, often]\n", `jobs.yaml:17: job "plain": epsilons: want a list of numbers, got "often" (item 2)`},
 		{"    max_pages: 1000\n", "    max_pages: 0\n", `jobs.yaml:10: job "tennis": max_pages: must be between 1 and 10000000, got 0`},
 		{"    max_pages: 1000\n", "    max_pages: 1000000000\n", `jobs.yaml:10: job "tennis": max_pages: must be between 1 and 10000000`},
 		{"    max_pages: 1000\n", "    max_pages: 1000\n    max_pages: 5\n", `jobs.yaml:11: job "tennis": max_pages: duplicate key (first at line 10)`},
@@ -89,8 +94,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"    politeness: {max_rps: 1}\n", "    politeness: {max_rps: 1, burst: 3}\n", `jobs.yaml:18: job "plain": burst: unknown key`},
 		{"defaults:\n", "defaults:\n  colour: blue\n", `jobs.yaml:2: defaults: colour: unknown key`},
 		{"defaults:\n", "max_parallel_jobs: 0\ndefaults:\n", `jobs.yaml:1: max_parallel_jobs: 0 must be between 1 and 64`},
-		{"defaults:\n", "max_parallel_jobs: many\ndefaults:\n", `jobs.yaml:1: max_parallel_jobs: cannot unmarshal`},
-		{"    link_scope: legacy\n", "    state_dir: [a]\n", `jobs.yaml:15: job "plain": state_dir: cannot unmarshal`},
+		{"defaults:\n", "max_parallel_jobs: many\ndefaults:\n", `jobs.yaml:1: max_parallel_jobs: want a whole number, got "many"`},
+		{"    link_scope: legacy\n", "    state_dir: [a]\n", `jobs.yaml:15: job "plain": state_dir: want text, got a list`},
 		{"    link_scope: legacy\n", "    max_depth: 0\n", `jobs.yaml:15: job "plain": max_depth: 0 must be at least 1`},
 		{"    link_scope: legacy\n", "    include: ['(unclosed']\n", `jobs.yaml:15: job "plain": include: "(unclosed" is not a Go regexp: error parsing regexp: missing closing )`},
 		{"    link_scope: legacy\n", "    exclude: ['a**']\n", `jobs.yaml:15: job "plain": exclude: "a**" is not a Go regexp`},
@@ -115,6 +120,26 @@ func TestParseConfigReportsEveryProblem(t *testing.T) {
 	_, err := ParseConfig("jobs.yaml", []byte(bad))
 	if err == nil || !strings.Contains(err.Error(), "max_pages") || !strings.Contains(err.Error(), "link_scope") {
 		t.Errorf("err = %v, want both problems", err)
+	}
+}
+
+// A mis-indented line is named where the file breaks, as indentation;
+// the YAML parser names the line its block began on.
+func TestParseConfigIndentation(t *testing.T) {
+	lines := strings.Split(validYAML, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "    - ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "    ") {
+			continue
+		}
+		for _, indent := range []string{"   ", "     ", "\t"} {
+			bad := slices.Clone(lines)
+			bad[i] = indent + strings.TrimLeft(l, " ")
+			_, err := ParseConfig("jobs.yaml", []byte(strings.Join(bad, "\n")))
+			where := fmt.Sprintf("jobs.yaml:%d: ", i+1)
+			if err == nil || !strings.Contains(err.Error(), where) || !strings.Contains(err.Error(), "indent") {
+				t.Errorf("line %d indented %q: %v\nwant %q and a word on indentation", i+1, indent, err, where)
+			}
+		}
 	}
 }
 

@@ -138,6 +138,21 @@ func printedRunExists(t *testing.T, stdout string) string {
 	return dir
 }
 
+// report of a job that neither jobs.yaml nor the outputs know is bad
+// usage, said with the jobs there are; one jobs.yaml names but that never
+// ran says to run it.
+func TestReportUnknownJob(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := runner(t, "report", "-out", out, "-config", "../../jobs.yaml", "-job", "nope")
+	if code != 2 || !strings.Contains(stderr, "no job nope in ../../jobs.yaml (jobs: tennis, seattle") {
+		t.Errorf("report -job nope: exit %d, %s", code, stderr)
+	}
+	code, _, stderr = runner(t, "report", "-out", out, "-config", "../../jobs.yaml", "-job", "seattle")
+	if code != 2 || !strings.Contains(stderr, "run it first ('runner run -job seattle')") {
+		t.Errorf("report of a job that never ran: exit %d, %s", code, stderr)
+	}
+}
+
 func TestRankJSON(t *testing.T) {
 	g := filepath.Join(t.TempDir(), "g.txt")
 	os.WriteFile(g, []byte("3\r\na b\r\nb c\r\nc a\r\na c\r\na c\r\n"), 0o644)

@@ -13,6 +13,7 @@ import (
 func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	out := fs.String("out", "outputs", "output root")
+	config := fs.String("config", "jobs.yaml", "jobs file (to name the jobs when -job has no runs)")
 	job := fs.String("job", "", "job to report on (required)")
 	run := fs.String("run", "", "run id (default: the newest complete run)")
 	file := fs.String("o", "", "write the HTML here (- for stdout; default outputs/<job>/report-<run>.html)")
@@ -21,6 +22,9 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *job == "" {
 		return usageError{"-job is required"}
+	}
+	if _, _, err := findRun("report", *out, *config, *job, *run); err != nil {
+		return err
 	}
 	d, err := report.Read(*out, *job, *run)
 	if err != nil {

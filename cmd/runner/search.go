@@ -18,6 +18,7 @@ import (
 func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("search", stderr)
 	out := fs.String("out", "outputs", "output root")
+	config := fs.String("config", "jobs.yaml", "jobs file (to name the jobs when -job has no runs)")
 	job := fs.String("job", "", "job whose pages to search (required)")
 	run := fs.String("run", "", "run id (default: the newest complete run)")
 	top := fs.Int("top", 10, "hits to show")
@@ -44,9 +45,9 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	case *weight < 0 || *boost < 0:
 		return usageError{"-rank-weight and -title-boost must not be negative"}
 	}
-	dir, m, err := pipeline.FindRun(*out, *job, *run)
+	dir, m, err := findRun("search", *out, *config, *job, *run)
 	if err != nil {
-		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Invalid, Err: err}
+		return err
 	}
 	style := "html"
 	if *format == "text" && isTerminal(stdout) {

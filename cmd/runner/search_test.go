@@ -58,7 +58,8 @@ func TestSearchCommand(t *testing.T) {
 		{[]string{"-job", "gen"}, "no query"},
 		{[]string{"tennis"}, "-job is required"},
 		{[]string{"-job", "gen", "-run", "20000101T000000Z", "tennis"}, "run 20000101T000000Z of job \"gen\""},
-		{[]string{"-job", "nojob", "tennis"}, "job \"nojob\" has no complete run"},
+		{[]string{"-job", "nojob", "tennis"}, "nothing published under " + filepath.Join(out, "nojob")},
+		{[]string{"-job", "nojob", "-config", writeJobs(t, jobsYAML), "tennis"}, "no job nojob in "},
 	} {
 		code, _, stderr := runner(t, append([]string{"search", "-out", out}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -28,6 +28,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags(demoJob, stderr)
 	out := fs.String("out", "outputs", "output root: the demo's runs go to <out>/demo, replacing an earlier demo's")
 	fs.Func("log-level", "log lines from this level on: debug, info, warn (default) or error", logLevelFlag)
+	defer logLevel.Set(logLevel.Level())
 	logLevel.Set(slog.LevelWarn) // the demo prints its own summary
 	if err := parse(fs, args); err != nil {
 		return err

@@ -5,6 +5,8 @@
 package main
 
 import (
+	"maps"
+	"slices"
 	_ "time/tzdata" // job time zones resolve in images without zoneinfo (distroless)
 
 	"context"
@@ -28,23 +30,51 @@ import (
 const usage = `usage: runner <command> [flags]
 
 commands:
-  validate [-config jobs.yaml]                       check jobs.yaml
-  run      [-config jobs.yaml] [-job NAME]... [-out DIR] [-base-url URL]
-                                                     run jobs now, once
-  schedule [-config jobs.yaml] [-out DIR] [-base-url URL]
-                                                     run jobs on their cron schedules
-  evaluate [-config jobs.yaml] -job NAME [-strategies bfs,weighted,...] [-admission discovery|best-first] [-out DIR] [-base-url URL]
-                                                     crawl once per strategy; harvest table, Parquet and chart
-  status   [-config jobs.yaml] [-out DIR]             each job's last runs, age, next run; exit 1 if one is failing
-  report   [-out DIR] -job NAME [-run ID] [-o FILE]   one self-contained HTML report of a run
-  migrate  [-out DIR]                                 move runs of older layouts into the current one
-  search   [-out DIR] -job NAME [-run ID] [-top 10] [-format text|json] [-rank-weight 0.3] QUERY...
-                                                     full-text search of a run's pages, BM25 boosted by PageRank
-  rank     -graph FILE [-epsilon 0.01,0.005] [-beta 0.85] [-top 10] [-format text|json] [-out DIR]
-                                                     PageRank of an edge-list file
+  demo     [-out DIR] [-log-level L]
+           the whole pipeline offline, on real Wikipedia pages shipped with topicrank
+  validate [-config jobs.yaml]
+           check jobs.yaml
+  run      [-config jobs.yaml] [-job NAME]... [-out DIR] [-base-url URL] [-metrics-file F] [-log-level L]
+           run jobs now, once
+  schedule [-config jobs.yaml] [-out DIR] [-base-url URL] [-metrics-addr :9464] [-grace 5m] [-log-level L]
+           run jobs on their cron schedules (from a built binary: go run does not pass SIGTERM on)
+  evaluate [-config jobs.yaml] -job NAME [-strategies bfs,weighted,...] [-admission discovery|best-first]
+           [-oracle-corpus FILE] [-revisit [-policies P,...] [-budget 0.2] [-new-share S]]
+           [-out DIR] [-base-url URL] [-log-level L]
+           crawl once per strategy (or replay nights per revisit policy): tables, Parquet, chart
+  status   [-config jobs.yaml] [-out DIR]
+           each job's last runs, age, next run; exit 1 if one has missed two nights
+  report   [-out DIR] [-config jobs.yaml] -job NAME [-run ID] [-o FILE]
+           one self-contained HTML report of a run
+  search   [-out DIR] [-config jobs.yaml] -job NAME [-run ID] [-top 10] [-format text|json]
+           [-rank-weight 0.3] [-title-boost B] QUERY...
+           full-text search of a run's pages, BM25 boosted by PageRank
+  rank     (-graph FILE | -dump DIR) [-vertices FILE] [-no-header] [-lenient] [-epsilon 0.01,0.005]
+           [-beta 0.85] [-top 10] [-format text|json] [-out DIR] [-edge-list plain|zstd|gzip|none]
+           [-cpuprofile FILE]
+           PageRank of an edge list, Parquet edges or Wikimedia's SQL dumps
+  migrate  [-out DIR]
+           move runs of older layouts into the current one
 
 Run 'runner <command> -h' for a command's flags.
 `
+
+// commands are the subcommands, one file each.
+var commands = map[string]func(context.Context, []string, io.Writer, io.Writer) error{
+	"validate": cmdValidate,
+	"run":      cmdRun,
+	"schedule": cmdSchedule,
+	"rank":     cmdRank,
+	"evaluate": cmdEvaluate,
+	"migrate":  cmdMigrate,
+	"report":   cmdReport,
+	"status":   cmdStatus,
+	"search":   cmdSearch,
+	"demo":     cmdDemo,
+}
+
+// commandNames returns the commands' names, sorted.
+func commandNames() []string { return slices.Sorted(maps.Keys(commands)) }
 
 // Exit codes.
 const (
@@ -66,18 +96,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitInvalid
-	}
-	commands := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-		"validate": cmdValidate,
-		"run":      cmdRun,
-		"schedule": cmdSchedule,
-		"rank":     cmdRank,
-		"evaluate": cmdEvaluate,
-		"migrate":  cmdMigrate,
-		"report":   cmdReport,
-		"status":   cmdStatus,
-		"search":   cmdSearch,
-		"demo":     cmdDemo,
 	}
 	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
 		fmt.Fprintln(stdout, "topicrank runner", version.String())

@@ -88,6 +88,37 @@ func TestValidateColumns(t *testing.T) {
 	}
 }
 
+// The usage lists every command, and under each every flag its flag set
+// has (as the command's -h prints them), so it cannot fall behind them.
+func TestUsageListsEveryFlag(t *testing.T) {
+	entries := map[string]string{}
+	var name string
+	for _, line := range strings.Split(usage, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
+			name = f[0]
+		}
+		entries[name] += line + "\n"
+	}
+	flagLine := regexp.MustCompile(`(?m)^  (-[a-z0-9-]+)`)
+	for _, cmd := range commandNames() {
+		entry, ok := entries[cmd]
+		if !ok {
+			t.Errorf("usage has no entry for %s", cmd)
+			continue
+		}
+		_, _, help := runner(t, cmd, "-h")
+		flags := flagLine.FindAllStringSubmatch(help, -1)
+		if len(flags) == 0 {
+			t.Errorf("%s -h lists no flags: %s", cmd, help)
+		}
+		for _, f := range flags {
+			if !regexp.MustCompile(regexp.QuoteMeta(f[1]) + `\b`).MatchString(entry) {
+				t.Errorf("usage of %s lacks %s:\n%s", cmd, f[1], entry)
+			}
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"frobnicate"}, {"run", "-bogus"}, {"rank"}, {"rank", "-graph", "x", "-epsilon", "0"},

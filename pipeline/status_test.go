@@ -1,8 +1,8 @@
 package pipeline
 
 import (
-	"path/filepath"
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 

@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"math"
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"

@@ -78,6 +78,9 @@ func TestDockerfile(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^COPY --from=build --chown=\S+ /out/data /data$`).MatchString(df) {
 		t.Error("/data is not copied in owned by the image's user")
 	}
+	if testing.Short() {
+		t.Skip("-short: the Dockerfile's build command rebuilds every package with its flags (minutes)")
+	}
 	bin := buildRunner(t, t.TempDir())
 	out, err := exec.Command(bin, "--version").CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "topicrank runner v0.0.0-deploytest" {

@@ -124,8 +124,8 @@ func TestTransportCountsRequestsAndBytes(t *testing.T) {
 	if v := testutil.ToFloat64(m.requests.WithLabelValues(host, "404")); v != 1 {
 		t.Errorf("404s = %v, want 1", v)
 	}
-	if v := testutil.ToFloat64(m.requests.WithLabelValues("127.0.0.1:1", "error")); v != 1 {
-		t.Errorf("errors = %v, want 1", v)
+	if v := testutil.ToFloat64(m.requests.WithLabelValues("127.0.0.1:1", "error")); v != 0 {
+		t.Errorf("a refused connection counted %v requests, want none: nothing reached a host", v)
 	}
 	if v := testutil.ToFloat64(m.responseBytes.WithLabelValues(host)); v != 2019 {
 		t.Errorf("bytes = %v, want 2019", v)

@@ -15,9 +15,14 @@ import (
 )
 
 // Shared returns the path of ../shared beside the repository, or skips the
-// test when it is absent (a user's clone has none; CI has it).
+// test when it is absent (a user's clone has none; CI has it) or with
+// -short: the tests on its real data are the long ones, and the README's
+// test command is what a user's clone runs.
 func Shared(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the test on ../shared's real data")
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)

@@ -123,6 +123,10 @@ func (c *Config) Job(name string) (Job, bool) {
 
 // LoadConfig reads and validates a jobs.yaml file.
 func LoadConfig(path string) (*Config, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, &Error{Op: "config", Kind: Invalid, Err: fmt.Errorf(
+			"%s is a folder, not a file: name the file itself (a folder mounted where jobs.yaml was meant? mount the file, or its folder and -config FOLDER/jobs.yaml)", path)}
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &Error{Op: "config", Kind: Invalid, Err: err}

@@ -143,6 +143,17 @@ func TestParseConfigIndentation(t *testing.T) {
 	}
 }
 
+// A folder where jobs.yaml was meant (a volume mounted by mistake) is
+// named as such.
+func TestLoadConfigFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "jobs.yaml")
+	os.Mkdir(dir, 0o755)
+	_, err := LoadConfig(dir)
+	if err == nil || KindOf(err) != Invalid || !strings.Contains(err.Error(), dir+" is a folder, not a file") {
+		t.Errorf("LoadConfig of a folder: %v", err)
+	}
+}
+
 func TestParseConfigNotYAML(t *testing.T) {
 	for _, in := range []string{"", "jobs: [", "- a\n- b\n", "defaults: {}\n"} {
 		if _, err := ParseConfig("jobs.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), "jobs.yaml") {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -213,4 +214,30 @@ func FindRun(root, job, runID string) (string, *Manifest, error) {
 		}
 	}
 	return dir, m, nil
+}
+
+// Writable checks that files can be created under dir, creating it. A
+// folder the process may not write is an Invalid error that names it and
+// the process's uid and gid: in a container, the usual cause is a host
+// folder mounted as a volume that the image's user does not own.
+func Writable(dir, what string) error {
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		var f *os.File
+		if f, err = os.CreateTemp(dir, ".writable-*"); err == nil {
+			f.Close()
+			err = os.Remove(f.Name())
+		}
+	}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrPermission):
+		err = fmt.Errorf("%s %s is not writable by uid %d (gid %d): %w; make it writable by that user "+
+			"(a container's volume: chown the host folder to that uid, or run the container with --user)",
+			what, dir, os.Getuid(), os.Getgid(), err)
+	default:
+		err = fmt.Errorf("%s %s: %w", what, dir, err)
+	}
+	return &Error{Kind: Invalid, Err: err}
 }

@@ -127,8 +127,8 @@ func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err 
 	if err != nil {
 		return "", nil, &Error{Op: "run", Job: job.Name, Kind: Invalid, Err: err}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", nil, fail("publish", fmt.Errorf("output directory: %w", err))
+	if err := Writable(dir, "output folder"); err != nil {
+		return "", nil, err
 	}
 	unlock, err = lockJob(dir)
 	if err != nil {
@@ -149,8 +149,8 @@ func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err 
 // the state how the crawl ended so that an interrupted one is resumed.
 func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, hist *map[string]publish.PageHistory, log *slog.Logger) (*crawl.Result, error) {
 	path := statePath(dir, job)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("crawl state: %w", err)
+	if err := Writable(filepath.Dir(path), "crawl state folder"); err != nil {
+		return nil, err
 	}
 	state, err := store.Open(path, m.RunID)
 	if err != nil {

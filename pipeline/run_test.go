@@ -288,7 +288,7 @@ func TestRunBadOutputs(t *testing.T) {
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, nil, 0o644)
 	r.OutDir = filepath.Join(blocker, "outputs") // a path through a regular file
-	if _, err := r.Run(context.Background(), testJob("tennis", 5)); err == nil || !strings.Contains(err.Error(), "output directory") {
+	if _, err := r.Run(context.Background(), testJob("tennis", 5)); err == nil || !strings.Contains(err.Error(), "output folder "+filepath.Join(r.OutDir, "tennis")) || KindOf(err) != Invalid {
 		t.Errorf("unwritable output root: err = %v", err)
 	}
 }

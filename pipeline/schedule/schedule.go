@@ -78,8 +78,8 @@ type entry struct {
 // or runs were still going when the grace period ended.
 func (s *Scheduler) Start(ctx context.Context, cfg *pipeline.Config) error {
 	log := s.log()
-	if err := writable(s.OutDir); err != nil {
-		return &pipeline.Error{Op: "schedule", Kind: pipeline.Invalid, Err: fmt.Errorf("output root %s: %w", s.OutDir, err)}
+	if err := pipeline.Writable(s.OutDir, "output root"); err != nil {
+		return err
 	}
 	s.mu.Lock() // /healthz may already be asking
 	s.path, s.digest = cfg.Path, fileDigest(cfg.Path)
@@ -187,17 +187,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// writable checks that files can be created under dir (creating it).
-func writable(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".writable-*")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
 }

@@ -69,14 +69,22 @@ func TestDockerfile(t *testing.T) {
 	for _, want := range []string{
 		"--mount=type=cache,target=/go/pkg/mod",
 		"--mount=type=cache,target=/root/.cache/go-build",
-		"COPY --from=build --chown=" + strconv.Itoa(imageUID(t)) + ":",
+		"COPY --from=runner --chown=" + strconv.Itoa(imageUID(t)) + ":",
 	} {
 		if !strings.Contains(df, want) {
 			t.Errorf("the Dockerfile lacks %q", want)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^COPY --from=build --chown=\S+ /out/data /data$`).MatchString(df) {
+	if !regexp.MustCompile(`(?m)^COPY --from=runner --chown=\S+ /out/data /data$`).MatchString(df) {
 		t.Error("/data is not copied in owned by the image's user")
+	}
+	// The offline build builds the runner with the Dockerfile's own command.
+	script, _ := os.ReadFile("container/build-offline.sh")
+	offline := strings.ReplaceAll(strings.ReplaceAll(string(script), "\\\n", " "), `"$out/`, "/out/")
+	offline = strings.ReplaceAll(offline, `runner"`, "runner")
+	offline = strings.ReplaceAll(offline, `outputs")`, "outputs")
+	if want := dockerfileBuild(t); !strings.Contains(strings.Join(strings.Fields(offline), " "), strings.Join(strings.Fields(want), " ")) {
+		t.Errorf("container/build-offline.sh does not build with the Dockerfile's command %q", want)
 	}
 	if testing.Short() {
 		t.Skip("-short: the Dockerfile's build command rebuilds every package with its flags (minutes)")

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/http"
 	"time"
 
@@ -220,7 +221,7 @@ func (c *crawler) interrupted(err error) {
 	c.problem("interrupted with %d pages not fetched: %v", c.tally.NotFetched, err)
 }
 
-// process records u's fetch outcome and, for a usable page that is not a
+// process records key's fetch outcome and, for a usable page that is not a
 // redirect to a known vertex, takes in its links.
 func (c *crawler) process(key string, f fetched) {
 	uid := c.visited[key]
@@ -289,8 +290,10 @@ func (c *crawler) report() {
 	if c.cfg.Progress == nil {
 		return
 	}
+	t := c.tally
+	t.FailedByClass = maps.Clone(t.FailedByClass) // the receiver may keep it; the crawl goes on counting
 	c.cfg.Progress(Progress{
-		Tally: c.tally, Done: c.vertices() - c.tally.NotFetched, Vertices: c.vertices(), Max: c.cfg.MaxPages,
+		Tally: t, Done: c.vertices() - t.NotFetched, Vertices: c.vertices(), Max: c.cfg.MaxPages,
 		Queued: c.queue.Len(), Elapsed: time.Since(c.res.Started),
 	})
 }

@@ -154,6 +154,8 @@ type counter struct {
 	log *mirror
 	out string // the output root of the last run
 	now time.Time
+	// progress is the last progress the run reported.
+	progress *crawl.Progress
 }
 
 func (c *counter) with(t *testing.T) *counter { return &counter{t: t, db: c.db} }
@@ -172,11 +174,15 @@ func (c *counter) run(ctx context.Context, mir *mirror, out string, job pipeline
 		c.now = time.Now().UTC()
 	}
 	r.Now = func() time.Time { c.now = c.now.Add(time.Hour); return c.now } // a run id of its own
-	if s, ok := ctx.Value(stopKey{}).(stop); ok {
-		r.Progress = func(_ string, p crawl.Progress) {
-			if p.Done >= s.after {
-				s.cancel()
-			}
+	s, stops := ctx.Value(stopKey{}).(stop)
+	c.progress = nil
+	r.Progress = func(_ string, p crawl.Progress) {
+		if p.Done > p.Max || p.Done > p.Vertices {
+			c.t.Errorf("progress: %d pages done of %d vertices, max %d", p.Done, p.Vertices, p.Max)
+		}
+		c.progress = &p
+		if stops && p.Done >= s.after {
+			s.cancel()
 		}
 	}
 	m, err := r.Run(ctx, job)
@@ -220,6 +226,12 @@ func (c *counter) check(m *pipeline.Manifest, pageAnswers bool) {
 		agree("metric pages_failed_total{class="+class+"}", prom["pages_failed_total/"+class], n)
 	}
 	agree("pages.parquet, relevant", rel["relevant"], k.Relevant)
+	if p := c.progress; p != nil && m.Revisit == nil { // a budgeted run's second pass reports no progress
+		agree("progress line, done", p.Done, k.Vertices-k.NotFetched)
+		agree("progress line, relevant", p.Relevant, k.Relevant)
+		agree("progress line, failed", p.Failed, k.Failed)
+		agree("progress line, fetched", p.Fetched, k.Fetched)
+	}
 	agree("metric pages_relevant_total", prom["pages_relevant_total/"], k.Relevant)
 
 	row := c.counts(fmt.Sprintf(`UNPIVOT (SELECT fetched, not_modified, carried, replayed, failed, not_fetched, relevant, judged,

@@ -245,13 +245,26 @@ func TestRankJSON(t *testing.T) {
 		t.Errorf("stderr = %q, want a read graph record with the duplicate", stderr)
 	}
 	out := t.TempDir()
-	if code, _, stderr := runner(t, "rank", "-graph", g, "-out", out); code != 0 || !strings.Contains(stderr, `"msg":"wrote outputs"`) {
-		t.Fatalf("rank -out: exit %d, %s; want a wrote outputs record", code, stderr)
+	code, _, wrote := runner(t, "rank", "-graph", g, "-out", out)
+	if code != 0 || !strings.Contains(wrote, `"msg":"wrote outputs"`) {
+		t.Fatalf("rank -out: exit %d, %s; want a wrote outputs record", code, wrote)
 	}
 	for _, f := range []string{"graph.txt", "edges.parquet", "degrees.parquet", "ranks/0.01.parquet", "ranks/0.005.parquet"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("rank -out: %v", err)
 		}
+	}
+	// rank -out logs the command that reads its tables back; that command
+	// gives the same ranks, and the edges alone say what they lack.
+	back := regexp.MustCompile(`"read_back":"runner (rank [^"]*)"`).FindStringSubmatch(wrote)
+	_, want, _ := runner(t, "rank", "-graph", g, "-format", "json")
+	if back == nil {
+		t.Fatalf("rank -out logs no command to read its tables back: %s", stderr)
+	} else if _, got, _ := runner(t, append(strings.Fields(back[1]), "-format", "json")...); got != want {
+		t.Errorf("%s: %s, want %s", back[1], got, want)
+	}
+	if _, _, stderr := runner(t, "rank", "-graph", filepath.Join(out, "edges.parquet")); !strings.Contains(stderr, "isolated vertices are left out") {
+		t.Errorf("edges.parquet without -vertices: no word on isolated vertices: %s", stderr)
 	}
 	code, _, stderr = runner(t, "rank", "-graph", writeJobs(t, "3\na b\nb c d\n"))
 	if code != 2 || !strings.Contains(stderr, "line 3") {

@@ -85,6 +85,10 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil && ctx.Err() == nil {
 			err = usageError{err.Error()}
 		}
+		if err == nil && *vertices == "" {
+			log.Warn("an edges table cannot name a vertex with no edges: isolated vertices are left out, so ranks differ from the whole graph's; "+
+				"give its vertices table (-vertices, e.g. a run's degrees.parquet) to keep them", "file", *file)
+		}
 	} else if *vertices != "" {
 		err = usageError{"-vertices goes with Parquet edges (-graph x.parquet)"}
 	} else {
@@ -120,7 +124,8 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		log.Info("wrote outputs", "dir", *out, "files", len(files), "seconds", seconds(start))
+		log.Info("wrote outputs", "dir", *out, "files", len(files), "seconds", seconds(start),
+			"read_back", fmt.Sprintf("runner rank -graph %s -vertices %s", filepath.Join(*out, "edges.parquet"), filepath.Join(*out, "degrees.parquet")))
 	}
 	s := rank.Summarize(g, results, *top)
 	if *format == "json" {

@@ -15,6 +15,8 @@ package graph
 import (
 	"fmt"
 	"runtime/debug"
+	"slices"
+	"strings"
 )
 
 // Graph is an immutable directed graph without duplicate edges or
@@ -88,10 +90,32 @@ func (b *Builder) Vertex(name string) uint32 {
 	if id, ok := b.ids[name]; ok {
 		return id
 	}
+	return b.add(name)
+}
+
+// VertexOf is Vertex for a name that views a buffer the caller reuses (an
+// Arrow column's): a new name is copied, so the builder never keeps the
+// buffer alive.
+func (b *Builder) VertexOf(view string) uint32 {
+	if id, ok := b.ids[view]; ok {
+		return id
+	}
+	return b.add(strings.Clone(view))
+}
+
+func (b *Builder) add(name string) uint32 {
 	id := uint32(len(b.names))
 	b.ids[name] = id
 	b.names = append(b.names, name)
 	return id
+}
+
+// Grow makes room for n more edges, so that adding them does not copy
+// the ones already added (at large sizes, the copies are most of the
+// peak memory).
+func (b *Builder) Grow(n int) {
+	b.src = slices.Grow(b.src, n)
+	b.dst = slices.Grow(b.dst, n)
 }
 
 // NumVertices returns the number of vertices added so far.

@@ -85,8 +85,20 @@ type Builder struct {
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder { return &Builder{ids: make(map[string]uint32)} }
 
+// DropIndex drops the builder's index of names, for a caller that will
+// name no more vertices (one that maps ids to vertices itself): at millions
+// of names the index is most of what the collector scans. A later Vertex
+// builds it again.
+func (b *Builder) DropIndex() { b.ids = nil }
+
 // Vertex returns the id of name, adding it as a new vertex if unseen.
 func (b *Builder) Vertex(name string) uint32 {
+	if b.ids == nil {
+		b.ids = make(map[string]uint32, len(b.names))
+		for i, n := range b.names {
+			b.ids[n] = uint32(i)
+		}
+	}
 	if id, ok := b.ids[name]; ok {
 		return id
 	}
@@ -97,6 +109,9 @@ func (b *Builder) Vertex(name string) uint32 {
 // Arrow column's): a new name is copied, so the builder never keeps the
 // buffer alive.
 func (b *Builder) VertexOf(view string) uint32 {
+	if b.ids == nil {
+		return b.Vertex(strings.Clone(view))
+	}
 	if id, ok := b.ids[view]; ok {
 		return id
 	}

@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -54,12 +55,18 @@ func Read(ctx context.Context, edges, vertices string) (*graph.Graph, graph.Read
 		return nil, graph.ReadStats{}, fmt.Errorf("%s: no such file", edges)
 	}
 	slices.Sort(paths)
+	// Decoding leaves garbage at the rate rows are read, while the edge
+	// arrays (most of the heap) hold no pointers: collected at Go's
+	// default pace, the garbage grew as large as the arrays before a
+	// collection (3.5 GB at 155 M edges, against 2.3 for the edge list).
+	defer debug.SetGCPercent(debug.SetGCPercent(20))
 	b := graph.NewBuilder()
 	var names *idMap // the vertices table's ids
 	if vertices != "" {
 		if names, err = readVertices(ctx, vertices, b); err != nil {
 			return nil, graph.ReadStats{}, err
 		}
+		b.DropIndex() // edges name vertices by id from here on
 	}
 	for _, p := range paths {
 		if err := readEdges(ctx, p, b, names); err != nil {

@@ -14,9 +14,10 @@ package graph
 
 import (
 	"fmt"
+	"hash/maphash"
 	"runtime/debug"
 	"slices"
-	"strings"
+	"unsafe"
 )
 
 // Graph is an immutable directed graph without duplicate edges or
@@ -71,11 +72,17 @@ func (g *Graph) InDegree(v uint32) int { return int(g.inStart[v+1] - g.inStart[v
 
 // Builder accumulates edges between named vertices. The zero value is not
 // usable; call NewBuilder.
+//
+// Names are interned in the edge-list reader's table (table.go): one
+// arena and pointer-free slots, where a map of strings cost three times
+// the memory and, at millions of names, most of what the collector
+// scanned while a large table was read.
 type Builder struct {
-	ids   map[string]uint32
-	names []string
-	src   []uint32
-	dst   []uint32
+	index       *table       // nil for a builder given its names
+	seed, check maphash.Seed // the index's hashes
+	names       []string     // given, or made from the index by Build
+	src         []uint32
+	dst         []uint32
 
 	// Duplicates and SelfLoops count the edges Build dropped.
 	Duplicates int
@@ -83,46 +90,16 @@ type Builder struct {
 }
 
 // NewBuilder returns an empty Builder.
-func NewBuilder() *Builder { return &Builder{ids: make(map[string]uint32)} }
+func NewBuilder() *Builder {
+	t := newTable()
+	return &Builder{index: &t, seed: maphash.MakeSeed(), check: maphash.MakeSeed()}
+}
 
-// DropIndex drops the builder's index of names, for a caller that will
-// name no more vertices (one that maps ids to vertices itself): at millions
-// of names the index is most of what the collector scans. A later Vertex
-// builds it again.
-func (b *Builder) DropIndex() { b.ids = nil }
-
-// Vertex returns the id of name, adding it as a new vertex if unseen.
+// Vertex returns the id of name, adding it as a new vertex if unseen. The
+// name is copied: it may view a buffer the caller reuses.
 func (b *Builder) Vertex(name string) uint32 {
-	if b.ids == nil {
-		b.ids = make(map[string]uint32, len(b.names))
-		for i, n := range b.names {
-			b.ids[n] = uint32(i)
-		}
-	}
-	if id, ok := b.ids[name]; ok {
-		return id
-	}
-	return b.add(name)
-}
-
-// VertexOf is Vertex for a name that views a buffer the caller reuses (an
-// Arrow column's): a new name is copied, so the builder never keeps the
-// buffer alive.
-func (b *Builder) VertexOf(view string) uint32 {
-	if b.ids == nil {
-		return b.Vertex(strings.Clone(view))
-	}
-	if id, ok := b.ids[view]; ok {
-		return id
-	}
-	return b.add(strings.Clone(view))
-}
-
-func (b *Builder) add(name string) uint32 {
-	id := uint32(len(b.names))
-	b.ids[name] = id
-	b.names = append(b.names, name)
-	return id
+	bytes := unsafe.Slice(unsafe.StringData(name), len(name))
+	return b.index.id(bytes, tag(maphash.String(b.seed, name)), maphash.String(b.check, name), 0)
 }
 
 // Grow makes room for n more edges, so that adding them does not copy
@@ -134,7 +111,12 @@ func (b *Builder) Grow(n int) {
 }
 
 // NumVertices returns the number of vertices added so far.
-func (b *Builder) NumVertices() int { return len(b.names) }
+func (b *Builder) NumVertices() int {
+	if b.index != nil {
+		return len(b.index.names)
+	}
+	return len(b.names)
+}
 
 // AddEdge records the edge u -> v between existing vertex ids.
 func (b *Builder) AddEdge(u, v uint32) {
@@ -147,12 +129,17 @@ func (b *Builder) AddEdge(u, v uint32) {
 // fixes its place in its source's adjacency. The Builder must not be used
 // afterwards.
 func (b *Builder) Build() (*Graph, error) {
+	if b.index != nil {
+		if b.index.err != nil {
+			return nil, fmt.Errorf("graph: %w", b.index.err)
+		}
+		b.names, b.index = b.index.strings(), nil
+	}
 	n := len(b.names)
 	if uint64(n) > 1<<32-1 {
 		return nil, fmt.Errorf("graph: %d vertices exceed the uint32 id space", n)
 	}
 	g := &Graph{names: b.names}
-	b.ids = nil
 	Release(len(b.src))
 	g.outStart, g.outAdj = b.outCSR(n)
 	g.inStart = inStart(n, g.outStart, g.outAdj)

@@ -3,6 +3,7 @@ package graph
 import (
 	"errors"
 	"math"
+	"unsafe"
 
 	"github.com/topicrank/topicrank/internal/hugepages"
 )
@@ -130,4 +131,14 @@ func (t *table) grow() {
 		}
 		t.slots[i] = s
 	}
+}
+
+// strings returns the names by local id, as strings that share the arena
+// (never written again). The table must not be used afterwards.
+func (t *table) strings() []string {
+	names := make([]string, len(t.names))
+	for i, sp := range t.names {
+		names[i] = unsafe.String(unsafe.SliceData(t.arena[sp.off:]), int(sp.n))
+	}
+	return names
 }

@@ -154,7 +154,7 @@ func (c *textColumn) vertex(i int) (uint32, error) {
 		if !ok {
 			return 0, errNull
 		}
-		return c.b.VertexOf(n), nil
+		return c.b.Vertex(n), nil
 	}
 	if c.dict.IsNull(i) {
 		return 0, errNull
@@ -162,7 +162,7 @@ func (c *textColumn) vertex(i int) (uint32, error) {
 	j := c.dict.GetValueIndex(i)
 	if c.ids[j] == 0 {
 		n, _ := c.names(j)
-		c.ids[j] = c.b.VertexOf(n) + 1
+		c.ids[j] = c.b.Vertex(n) + 1
 	}
 	return c.ids[j] - 1, nil
 }

@@ -66,7 +66,6 @@ func Read(ctx context.Context, edges, vertices string) (*graph.Graph, graph.Read
 		if names, err = readVertices(ctx, vertices, b); err != nil {
 			return nil, graph.ReadStats{}, err
 		}
-		b.DropIndex() // edges name vertices by id from here on
 	}
 	for _, p := range paths {
 		if err := readEdges(ctx, p, b, names); err != nil {

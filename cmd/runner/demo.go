@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/topicrank/topicrank/internal/snapshot"
@@ -42,8 +43,8 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	job, _ := cfg.Job(demoJob)
-	if err := os.RemoveAll(filepath.Join(*out, demoJob)); err != nil {
-		return fmt.Errorf("removing the last demo's outputs: %w", err)
+	if err := removeLastDemo(filepath.Join(*out, demoJob), job.UserAgent); err != nil {
+		return err
 	}
 	srv := snapshot.NewServer(snap)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -106,4 +107,24 @@ func writeReport(d *report.Data, path string) error {
 		return err
 	}
 	return errors.Join(d.Write(f), f.Close())
+}
+
+// removeLastDemo removes an earlier demo's outputs, and refuses to if the
+// folder holds a run the demo did not make (a job of the user's named
+// demo): the demo's runs were fetched from the loopback with the demo's
+// user agent. Nothing published is lost.
+func removeLastDemo(dir, userAgent string) error {
+	manifests, _ := filepath.Glob(filepath.Join(dir, "*", "manifest.json"))
+	partial, _ := filepath.Glob(filepath.Join(dir, "partial", "*", "manifest.json"))
+	for _, m := range append(manifests, partial...) {
+		man, err := pipeline.ReadManifest(filepath.Dir(m))
+		if err != nil || !strings.HasPrefix(man.FetchedFrom, "http://127.0.0.1:") || man.Config.UserAgent != userAgent {
+			return &pipeline.Error{Op: "demo", Kind: pipeline.Invalid, Err: fmt.Errorf(
+				"%s holds runs runner demo did not make (%s): move them, or give the demo another -out", dir, filepath.Dir(m))}
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("removing the last demo's outputs: %w", err)
+	}
+	return nil
 }

@@ -76,6 +76,23 @@ func TestDemo(t *testing.T) {
 			t.Errorf("runner %s finds no Space Needle:\n%s", m[1], got)
 		}
 	}
+	// A second demo replaces the first's runs; a folder holding a run the
+	// demo did not make is refused, untouched.
+	if code, _, stderr := runner(t, "demo", "-out", out); code != 0 {
+		t.Fatalf("second demo: exit %d\n%s", code, stderr)
+	}
+	if runs, _ := pipeline.CompleteRuns(out, "demo"); len(runs) != 2 {
+		t.Errorf("after a second demo: %d runs, want its 2", len(runs))
+	}
+	mine := filepath.Join(out, "demo", "20200101T000000Z")
+	os.MkdirAll(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "manifest.json"), []byte(`{"job":"demo","run_id":"20200101T000000Z","fetched_from":"https://en.wikipedia.org"}`), 0o644)
+	if code, _, stderr := runner(t, "demo", "-out", out); code != 2 || !strings.Contains(stderr, "holds runs runner demo did not make") {
+		t.Errorf("a demo folder holding another run: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(mine, "manifest.json")); err != nil {
+		t.Errorf("the user's run was touched: %v", err)
+	}
 	q := regexp.MustCompile(`(?s)duckdb -c "(.*?)"`).FindStringSubmatch(stdout)
 	if q == nil {
 		t.Fatalf("no DuckDB query printed:\n%s", stdout)

@@ -38,8 +38,8 @@ tr:nth-child(even) td { background: #f6f6f6; }
 .chart text.tick { font-size: 11px; fill: #444; } .chart text.legend { font-size: 12px; fill: #333; } .chart text.axis { font-size: 12px; }
 .chart line.grid { stroke: #e4e4e4; } .problems { color: #b35900; } .note { color: #555; font-size: .92em; }
 </style></head><body>
-<h1>{{.Manifest.Job}}: run {{.Manifest.RunID}}</h1>
-<p>Status <b class="status-{{.Manifest.Status}}">{{.Manifest.Status}}</b>, started {{.Manifest.Started.Format "2006-01-02 15:04:05 UTC"}},
+<h1>{{.Manifest.Job}}: the run of {{date .Manifest.RunID}} UTC</h1>
+<p>Run {{.Manifest.RunID}}, status <b class="status-{{.Manifest.Status}}">{{.Manifest.Status}}</b>, started {{.Manifest.Started.Format "2006-01-02 15:04:05 UTC"}},
 published {{.Manifest.Finished.Format "2006-01-02 15:04:05 UTC"}}, from {{.Manifest.FetchedFrom}}; robots.txt: {{.Manifest.Robots}}.</p>
 {{with .Manifest.Problems}}<ul class="problems">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <table id="counts">

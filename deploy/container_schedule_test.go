@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,7 +101,7 @@ func testSchedule(t *testing.T, c *engine, image, url string, cj cronJob) {
 		"  - {name: tz, schedule: \"%d %d * * *\", timezone: Asia/Kathmandu, seeds: [/wiki/Seattle], topics: [seattle], max_pages: 5}\n",
 		fire.Minute(), fire.Hour())),
 		`schedule: "30 2 * * *"`, `schedule: "@every 15s"`, 1), "max_pages: 60", "max_pages: 150", 1),
-		"politeness: {max_rps: 100, concurrency: 4}", "politeness: {max_rps: 15, concurrency: 2}", 1)
+		"politeness: {max_rps: 100, concurrency: 4}", "politeness: {max_rps: 5, concurrency: 2}", 1)
 	cfg, out, state := c.folder(t, jobs, 0), c.folder(t, "", cj.uid), c.folder(t, "", cj.uid)
 	port := freePort(t)
 	name := "topicrank-test-" + strconv.Itoa(os.Getpid())
@@ -134,10 +135,18 @@ func testSchedule(t *testing.T, c *engine, image, url string, cj cronJob) {
 		t.Errorf("the tz job ran at %s, want %s (%s in Asia/Kathmandu)", id, fire.UTC().Format(time.RFC3339), fire.Format("15:04"))
 	}
 
-	// SIGTERM during a crawl: the run is published as partial, exit 0.
-	waitFor(t, "a seattle crawl in progress", time.Minute, func() bool {
+	// SIGTERM during a crawl: the run is published as partial, exit 0. The
+	// frontier gauge is set only while a crawl goes; 20 pages queued at 5
+	// requests/s leave it seconds to go, so the stop lands in the crawl,
+	// not in the publication after it.
+	waitFor(t, "a seattle crawl with 20 pages to go", 2*time.Minute, func() bool {
 		_, body := httpGet(base + "/metrics")
-		return strings.Contains(body, `topicrank_runs_in_progress{job="seattle"} 1`)
+		m := regexp.MustCompile(`topicrank_frontier_pages\{job="seattle"\} (\d+)`).FindStringSubmatch(body)
+		n := 0
+		if m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+		return n >= 20
 	})
 	start := time.Now()
 	if out, err := c.output(t, "stop", "-t", "60", name); err != nil {

@@ -15,7 +15,6 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
 	"flag"
@@ -32,9 +31,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/topicrank/topicrank/internal/snapshot"
+	"github.com/topicrank/topicrank/internal/tarzst"
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/crawl"
 )
@@ -91,27 +89,14 @@ func readCorpus(path string) (*snapshot.Snapshot, error) {
 		return nil, err
 	}
 	defer f.Close()
-	zr, err := zstd.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	defer zr.Close()
 	s := &snapshot.Snapshot{Pages: map[string][]byte{}}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return s, nil
+	err = tarzst.Walk(f, func(name string, contents io.Reader) error {
+		if !strings.HasSuffix(name, ".html") {
+			return nil
 		}
+		b, err := io.ReadAll(contents)
 		if err != nil {
-			return nil, err
-		}
-		if !strings.HasSuffix(h.Name, ".html") {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			return nil, err
+			return err
 		}
 		meta, body, ok := bytes.Cut(b, []byte("-->"))
 		_, uri, _ := bytes.Cut(meta, []byte("uri: https://en.wikipedia.org/wiki/"))
@@ -119,7 +104,9 @@ func readCorpus(path string) (*snapshot.Snapshot, error) {
 		if ok && len(uri) > 0 && !bytes.ContainsAny(uri, ":#?") {
 			s.Pages[string(uri)] = bytes.TrimLeft(body, "\n")
 		}
-	}
+		return nil
+	})
+	return s, err
 }
 
 // crawlNights crawls the demo job's nights 1 and 2 from snap and returns

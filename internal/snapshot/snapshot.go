@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/topicrank/topicrank/internal/tarzst"
 )
 
 //go:embed data/pages.tar.zst
@@ -53,36 +55,28 @@ func Load() (*Snapshot, error) { return Read(bytes.NewReader(archive)) }
 // Read reads a snapshot written by Write: a zstd-compressed tar of
 // robots.txt and pages/<escaped title>.html.
 func Read(r io.Reader) (*Snapshot, error) {
-	zr, err := zstd.NewReader(r)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
-	}
-	defer zr.Close()
 	s := &Snapshot{Pages: map[string][]byte{}}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return s, nil
-		}
+	err := tarzst.Walk(r, func(name string, contents io.Reader) error {
+		b, err := io.ReadAll(io.LimitReader(contents, 16<<20))
 		if err != nil {
-			return nil, fmt.Errorf("snapshot: %w", err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
-		b, err := io.ReadAll(io.LimitReader(tr, 16<<20))
-		if err != nil {
-			return nil, fmt.Errorf("snapshot: %s: %w", h.Name, err)
-		}
-		switch name := h.Name; {
+		switch {
 		case name == "robots.txt":
 			s.Robots = b
 		case strings.HasPrefix(name, "pages/") && strings.HasSuffix(name, ".html"):
 			title, err := url.PathUnescape(strings.TrimSuffix(path.Base(name), ".html"))
 			if err != nil {
-				return nil, fmt.Errorf("snapshot: %s: %w", name, err)
+				return fmt.Errorf("%s: %w", name, err)
 			}
 			s.Pages[title] = b
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
+	return s, nil
 }
 
 // Write writes s for Read, pages in title order so the bytes depend on

@@ -1,15 +1,13 @@
 package evaluate
 
 import (
-	"archive/tar"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/klauspost/compress/zstd"
-
+	"github.com/topicrank/topicrank/internal/tarzst"
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/text"
@@ -32,38 +30,29 @@ func LoadOracle(path string, job pipeline.Job, topicTexts []string) (map[string]
 		return nil, err
 	}
 	defer f.Close()
-	zr, err := zstd.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer zr.Close()
 	x := page.Extractor{Scope: page.ScopeProse, Topic: text.NewTopic(job.Topics, topicTexts)}
 	out := map[string]float64{}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
+	err = tarzst.Walk(f, func(name string, contents io.Reader) error {
+		if !strings.HasSuffix(name, ".html") {
+			return nil
 		}
+		body, err := io.ReadAll(io.LimitReader(contents, 64<<20))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if !strings.HasSuffix(h.Name, ".html") {
-			continue
-		}
-		body, err := io.ReadAll(io.LimitReader(tr, 64<<20))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", path, h.Name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		key, ok := corpusKey(body)
 		if !ok {
-			continue
+			return nil
 		}
 		doc := x.Extract(body)
 		out[key] = doc.Relevance
 		if doc.Canonical != "" {
 			out[doc.Canonical] = doc.Relevance
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no saved article pages (want HTML files with a METADATA uri)", path)

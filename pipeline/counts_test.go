@@ -46,7 +46,7 @@ func TestCountsAgree(t *testing.T) {
 
 	t.Run("complete", func(t *testing.T) {
 		c := c.with(t)
-		m, _ := c.run(context.Background(), clean, c.outDir(), job(t, 8, 1000, ""))
+		m, _ := c.run(clean, c.outDir(), job(t, 8, 1000, ""), 0)
 		c.check(m, true)
 		if m.Status != pipeline.StatusComplete || m.Counts.NotFetched != 0 {
 			t.Errorf("status %s with %d pages not fetched, want a complete run", m.Status, m.Counts.NotFetched)
@@ -57,7 +57,7 @@ func TestCountsAgree(t *testing.T) {
 			t.Run(fmt.Sprintf("stopped/c%d/seed%d", conc, seed), func(t *testing.T) {
 				c := c.with(t)
 				at := 1 + rand.New(rand.NewPCG(uint64(seed), uint64(conc))).IntN(400)
-				m, _ := c.run(stopAfter(at), clean, c.outDir(), job(t, conc, 500, ""))
+				m, _ := c.run(clean, c.outDir(), job(t, conc, 500, ""), at)
 				c.check(m, true)
 				if m.Status != pipeline.StatusPartial || m.Counts.NotFetched == 0 {
 					t.Errorf("stopped after %d pages: status %s, %d not fetched", at, m.Status, m.Counts.NotFetched)
@@ -68,9 +68,9 @@ func TestCountsAgree(t *testing.T) {
 	t.Run("resumed", func(t *testing.T) {
 		c := c.with(t)
 		out := c.outDir()
-		first, _ := c.run(stopAfter(150), clean, out, job(t, 4, 500, ""))
+		first, _ := c.run(clean, out, job(t, 4, 500, ""), 150)
 		c.check(first, true)
-		second, _ := c.run(context.Background(), clean, out, job(t, 4, 500, ""))
+		second, _ := c.run(clean, out, job(t, 4, 500, ""), 0)
 		c.check(second, false)
 		if second.ResumedFrom != first.RunID || second.Counts.Replayed == 0 {
 			t.Errorf("second run resumed %q with %d replayed, want %s", second.ResumedFrom, second.Counts.Replayed, first.RunID)
@@ -79,9 +79,9 @@ func TestCountsAgree(t *testing.T) {
 	t.Run("budget", func(t *testing.T) {
 		c := c.with(t)
 		out := c.outDir()
-		first, _ := c.run(context.Background(), clean, out, job(t, 4, 300, ""))
+		first, _ := c.run(clean, out, job(t, 4, 300, ""), 0)
 		c.check(first, true)
-		second, _ := c.run(context.Background(), clean, out, job(t, 4, 300, "    revisit: dynamicity\n    max_requests: 60\n"))
+		second, _ := c.run(clean, out, job(t, 4, 300, "    revisit: dynamicity\n    max_requests: 60\n"), 0)
 		c.check(second, false)
 		if second.Counts.Carried == 0 || second.Counts.NotModified == 0 {
 			t.Errorf("a 60-request night of 300 pages: %d carried, %d not modified", second.Counts.Carried, second.Counts.NotModified)
@@ -89,7 +89,7 @@ func TestCountsAgree(t *testing.T) {
 	})
 	t.Run("seed404", func(t *testing.T) {
 		c := c.with(t)
-		m, _ := c.run(context.Background(), clean, c.outDir(), job(t, 2, 100, "    seeds: [/wiki/Tennis]\n"))
+		m, _ := c.run(clean, c.outDir(), job(t, 2, 100, "    seeds: [/wiki/Tennis]\n"), 0)
 		c.check(m, true)
 		if m.Counts.Failed != 1 || m.Counts.NotFound != 1 || m.Status != pipeline.StatusPartial {
 			t.Errorf("a seed that 404s: %d failed, %d not found, status %s", m.Counts.Failed, m.Counts.NotFound, m.Status)
@@ -99,7 +99,7 @@ func TestCountsAgree(t *testing.T) {
 		c := c.with(t)
 		faulty := newLoggedMirror(t, filepath.Join(dir, "faults.log"),
 			"-faults", "503=0.02,429=0.01,reset=0.01,slow=0.01,trunc=0.01,garbage=0.01")
-		m, _ := c.run(context.Background(), faulty, c.outDir(), job(t, 4, 300, ""))
+		m, _ := c.run(faulty, c.outDir(), job(t, 4, 300, ""), 0)
 		c.check(m, false)
 	})
 }
@@ -128,21 +128,6 @@ jobs:
 	return j
 }
 
-// stopAfter returns a context cancelled, as SIGINT cancels a run's, once
-// the crawl has settled n pages.
-func stopAfter(n int) context.Context {
-	ctx, cancel := context.WithCancel(context.Background())
-	return context.WithValue(ctx, stopKey{}, stop{n, cancel})
-}
-
-type (
-	stopKey struct{}
-	stop    struct {
-		after  int
-		cancel context.CancelFunc
-	}
-)
-
 // counter runs jobs and checks their counts.
 type counter struct {
 	t   *testing.T
@@ -160,8 +145,9 @@ func (c *counter) with(t *testing.T) *counter { return &counter{t: t, db: c.db} 
 func (c *counter) outDir() string { return filepath.Join(c.t.TempDir(), "outputs") }
 
 // run runs job against mirror with fresh metrics, as `runner run
-// -metrics-file` does.
-func (c *counter) run(ctx context.Context, mir *mirror, out string, job pipeline.Job) (*pipeline.Manifest, error) {
+// -metrics-file` does, cancelling it, as SIGINT cancels a run, once the
+// crawl has settled stopAt pages (0: never).
+func (c *counter) run(mir *mirror, out string, job pipeline.Job, stopAt int) (*pipeline.Manifest, error) {
 	c.t.Helper()
 	c.met, c.log, c.out = metrics.New(), mir, out
 	mir.mark()
@@ -171,15 +157,16 @@ func (c *counter) run(ctx context.Context, mir *mirror, out string, job pipeline
 		c.now = time.Now().UTC()
 	}
 	r.Now = func() time.Time { c.now = c.now.Add(time.Hour); return c.now } // a run id of its own
-	s, stops := ctx.Value(stopKey{}).(stop)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	c.progress = nil
 	r.Progress = func(_ string, p crawl.Progress) {
 		if p.Done > p.Max || p.Done > p.Vertices {
 			c.t.Errorf("progress: %d pages done of %d vertices, max %d", p.Done, p.Vertices, p.Max)
 		}
 		c.progress = &p
-		if stops && p.Done >= s.after {
-			s.cancel()
+		if stopAt > 0 && p.Done >= stopAt {
+			cancel()
 		}
 	}
 	m, err := r.Run(ctx, job)

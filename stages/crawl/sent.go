@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptrace"
 	"sync"
@@ -42,11 +43,7 @@ func (s *sentCounter) add(status int) {
 func (s *sentCounter) counts() map[int]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[int]int, len(s.by))
-	for k, v := range s.by {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.by)
 }
 
 // counting is a transport that counts every request it sends, by the

@@ -102,6 +102,26 @@ func (b *Builder) Vertex(name string) uint32 {
 	return b.index.id(bytes, tag(maphash.String(b.seed, name)), maphash.String(b.check, name), 0)
 }
 
+// A Hash is a name's two hashes under one Builder's seeds (see table).
+// Hashing is most of interning's work on names never seen before, and
+// Builder.Hash may be called on any goroutine, so a reader can hash on
+// many cores and intern, in order, on one.
+type Hash struct{ hash, check uint64 }
+
+// Hash returns name's hashes, for VertexHashed. It is safe for
+// concurrent use.
+func (b *Builder) Hash(name []byte) Hash {
+	return Hash{maphash.Bytes(b.seed, name), maphash.Bytes(b.check, name)}
+}
+
+// Bits returns 64 bits of the hash, for a caller's own table of names.
+func (h Hash) Bits() uint64 { return h.hash }
+
+// VertexHashed is Vertex for a name whose hashes h came from b.Hash.
+func (b *Builder) VertexHashed(name []byte, h Hash) uint32 {
+	return b.index.id(name, tag(h.hash), h.check, 0)
+}
+
 // Grow makes room for n more edges, so that adding them does not copy
 // the ones already added (at large sizes, the copies are most of the
 // peak memory).

@@ -37,6 +37,13 @@ func readEdges(ctx context.Context, path string, b *graph.Builder, names *idMap)
 		return fmt.Errorf("%s: no edges: want columns src and dst (text), or src_id and dst_id (integers); it has %s", path, t.columns())
 	}
 	b.Grow(int(t.rowCount))
+	if byName {
+		pf := t.reader.ParquetReader()
+		ls, ld := pf.MetaData().Schema.ColumnIndexByName(t.schema.Field(src).Name), pf.MetaData().Schema.ColumnIndexByName(t.schema.Field(dst).Name)
+		if ls >= 0 && ld >= 0 && readable(pf, ls, ld) {
+			return readPairs(ctx, path, pf, ls, ld, b)
+		}
+	}
 	var s, d vertexColumn
 	if byName {
 		s, d = &textColumn{b: b}, &textColumn{b: b}

@@ -90,7 +90,7 @@ func open(path string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(memory.DefaultAllocator)))
+	pf, err := parquetReader(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: not a Parquet file: %w", path, err)
@@ -110,6 +110,17 @@ func open(path string) (*table, error) {
 	}
 	f.Close()
 	return nil, fmt.Errorf("%s: %w", path, err)
+}
+
+// parquetReader reads f's footer. arrow-go panics on some damaged ones
+// (a logical type out of range): that is an error in the file.
+func parquetReader(f *os.File) (pf *file.Reader, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("damaged metadata (the reader failed: %v)", r)
+		}
+	}()
+	return file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(memory.DefaultAllocator)))
 }
 
 func (t *table) close() { t.f.Close() }
@@ -152,8 +163,14 @@ func (t *table) columns() string {
 	return strings.Join(s, ", ")
 }
 
-// rows calls f with each record batch of the given columns.
-func (t *table) rows(ctx context.Context, cols []int, f func(arrow.RecordBatch) error) error {
+// rows calls f with each record batch of the given columns. arrow-go
+// panics on some damaged pages: that is an error in the file.
+func (t *table) rows(ctx context.Context, cols []int, f func(arrow.RecordBatch) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: damaged pages (the reader failed: %v)", t.path, r)
+		}
+	}()
 	rr, err := t.reader.GetRecordReader(ctx, cols, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.path, err)

@@ -13,6 +13,12 @@
 // uniform ones hide. The English Wikipedia's size:
 //
 //	go run ./cmd/gengraph -rmat -n 6500000 -m 160000000 > /tmp/rmat.txt
+//
+// With -dump DIR it writes a wiki's SQL dumps instead, in the 2024 schema,
+// for rank -dump: n articles linked by R-MAT, with redirects, talk pages,
+// templates and links to missing pages (see writeDump). 1.2 GB:
+//
+//	go run ./cmd/gengraph -dump /tmp/dump24 -n 1000000 -m 60000000
 package main
 
 import (
@@ -28,9 +34,21 @@ func main() {
 	n := flag.Int("n", 1_000_000, "vertices")
 	m := flag.Int("m", 10_000_000, "edges")
 	seed := flag.Uint64("seed", 1, "random seed")
-	rmat := flag.Bool("rmat", false, "an R-MAT graph (duplicates and self-loops included)")
+	rmatFlag := flag.Bool("rmat", false, "an R-MAT graph (duplicates and self-loops included)")
+	dumpDir := flag.String("dump", "", "write a wiki's SQL dumps (2024 schema) of n articles and m links into this directory instead")
 	flag.Parse()
-	if *rmat {
+	if *dumpDir != "" {
+		if *n < 10 || *m < 0 {
+			fmt.Fprintln(os.Stderr, "gengraph: -dump needs n >= 10 and m >= 0")
+			os.Exit(2)
+		}
+		if err := writeDump(*dumpDir, *n, *m, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "gengraph:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *rmatFlag {
 		if *n < 2 || *m < 0 {
 			fmt.Fprintln(os.Stderr, "gengraph: need n >= 2 and m >= 0")
 			os.Exit(2)
@@ -79,12 +97,22 @@ func writeRMAT(n, m int, seed uint64) {
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
 	defer w.Flush()
 	fmt.Fprintln(w, n)
+	perm := rng.Perm(n) // hubs land anywhere in the id space
+	name := func(v int) string { return "/wiki/Article_number_" + strconv.FormatInt(int64(perm[v]), 36) }
+	rmat(rng, n, m, func(u, v int) {
+		w.WriteString(name(u))
+		w.WriteByte(' ')
+		w.WriteString(name(v))
+		w.WriteByte('\n')
+	})
+}
+
+// rmat calls edge with m R-MAT edges over vertices 0..n-1.
+func rmat(rng *rand.Rand, n, m int, edge func(u, v int)) {
 	scale := 0
 	for 1<<scale < n {
 		scale++
 	}
-	perm := rng.Perm(n) // hubs land anywhere in the id space
-	name := func(v int) string { return "/wiki/Article_number_" + strconv.FormatInt(int64(perm[v]), 36) }
 	for written := 0; written < m; {
 		u, v := 0, 0
 		for range scale {
@@ -102,10 +130,7 @@ func writeRMAT(n, m int, seed uint64) {
 		if u >= n || v >= n {
 			continue // outside the n of the 2^scale grid
 		}
-		w.WriteString(name(u))
-		w.WriteByte(' ')
-		w.WriteString(name(v))
-		w.WriteByte('\n')
+		edge(u, v)
 		written++
 	}
 }

@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -11,10 +12,57 @@ import (
 	"github.com/topicrank/topicrank/stages/graph"
 )
 
-type page struct {
-	title    string
-	redirect bool
+// pages are a wiki's namespace-0 pages, by their row in page.sql: page
+// id, title and whether a redirect. Titles are interned once, in one
+// arena (graph.Names): maps keyed by millions of title strings cost
+// three times the memory, scanned by the collector at every cycle.
+type pages struct {
+	titles   *graph.Names
+	id       []int64
+	title    []uint32 // title id
+	redirect []bool
+	byID     idIndex  // page id -> row
+	byTitle  []uint32 // title id -> row (the last page of that title)
 }
+
+func readPages(ctx context.Context, path string) (*pages, error) {
+	p := &pages{titles: graph.NewNames()}
+	var n [3]int64
+	err := each(ctx, path, "page", []string{"page_id", "page_namespace", "page_title", "page_is_redirect"}, func(row []Value, c []int) error {
+		if err := ints(n[:], row, c[0], c[1], c[3]); err != nil || n[1] != 0 {
+			return err
+		}
+		t := p.titles.Intern(row[c[2]].Bytes)
+		r := uint32(len(p.id))
+		p.id, p.title, p.redirect = append(p.id, n[0]), append(p.title, t), append(p.redirect, n[2] != 0)
+		if int(t) == len(p.byTitle) {
+			p.byTitle = append(p.byTitle, r)
+		}
+		p.byTitle[t] = r
+		return nil
+	})
+	if err == nil {
+		err = p.titles.Err()
+	}
+	rows := make([]uint32, len(p.id))
+	for r := range rows {
+		rows[r] = uint32(r)
+	}
+	p.byID = newIDIndex(p.id, rows)
+	return p, err
+}
+
+// row returns the row of the page of a title, if any.
+func (p *pages) row(title []byte) (uint32, bool) {
+	t, ok := p.titles.Lookup(title)
+	if !ok {
+		return 0, false
+	}
+	return p.byTitle[t], true
+}
+
+// none is no vertex: a redirect's row.
+const none = ^uint32(0)
 
 // Read reads a wiki's dumps into its article link graph: namespace 0 on
 // both ends, redirects followed to their targets (a redirect is no
@@ -27,80 +75,70 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 	// rows are read, while the edge arrays, most of the heap, hold no
 	// pointers: at Go's default pace the garbage grew to half the peak.
 	defer debug.SetGCPercent(debug.SetGCPercent(20))
-	pages := map[int64]page{}     // namespace-0 pages by id
-	byTitle := map[string]int64{} // and by title
-	var n [3]int64
-	err := each(ctx, f.Page, "page", []string{"page_id", "page_namespace", "page_title", "page_is_redirect"}, func(row []Value, c []int) error {
-		if err := ints(n[:], row, c[0], c[1], c[3]); err != nil || n[1] != 0 {
-			return err
-		}
-		title := string(row[c[2]].Bytes)
-		pages[n[0]] = page{title, n[2] != 0}
-		byTitle[title] = n[0]
-		return nil
-	})
+	p, err := readPages(ctx, f.Page)
 	if err != nil {
 		return nil, st, err
 	}
 	b := graph.NewBuilder()
 	b.Grow(expectedLinks(f.PageLinks)) // grown as read, the edges were copied and held twice
-	vertex := map[int64]uint32{}
-	ids := make([]int64, 0, len(pages))
-	for id := range pages {
-		ids = append(ids, id)
+	order := make([]uint32, len(p.id))
+	for r := range order {
+		order[r] = uint32(r)
 	}
-	slices.Sort(ids) // page.sql is in page_id order already; this keeps it whatever the file's
-	for _, id := range ids {
-		if p := pages[id]; p.redirect {
+	slices.SortStableFunc(order, func(r, s uint32) int { return cmp.Compare(p.id[r], p.id[s]) }) // page.sql is in page_id order already; this keeps it whatever the file's
+	vertex := make([]uint32, len(p.id))                                                          // by row
+	for _, r := range order {
+		if p.redirect[r] {
+			vertex[r] = none
 			st.Redirects++
 		} else {
-			vertex[id] = b.Vertex("/wiki/" + p.title)
+			vertex[r] = b.Vertex("/wiki/" + string(p.titles.Name(p.title[r])))
 			st.Articles++
 		}
 	}
+	order = nil
 	if b.NumVertices() >= 1<<31 { // a link's code marks redirects with bit 31
 		return nil, st, fmt.Errorf("%s: %d articles: more than this reader numbers", f.Page, b.NumVertices())
 	}
-	target, err := redirects(ctx, f.Redirect, pages, byTitle, vertex, &st)
+	target, err := redirects(ctx, f.Redirect, p, vertex, &st)
 	if err != nil {
 		return nil, st, err
 	}
 	// A link's target is found by one lookup of its title: an article's
 	// vertex, a resolved redirect's target, or unresolved.
-	byTitle2 := make(map[string]uint32, len(byTitle))
-	for title, id := range byTitle {
-		switch v, ok := vertex[id]; {
+	codes := make([]uint32, p.titles.Len()) // by title
+	for t, r := range p.byTitle {
+		switch v, ok := target[r]; {
+		case vertex[r] != none:
+			codes[t] = vertex[r]
 		case ok:
-			byTitle2[title] = v
+			codes[t] = v | 1<<31 // marked: through a redirect
 		default:
-			if v, ok := target[id]; ok {
-				byTitle2[title] = v | 1<<31 // marked: through a redirect
-			} else {
-				byTitle2[title] = unresolved
-			}
+			codes[t] = unresolved
 		}
 	}
-	byTitle = nil
 	// code is a link target's code: its vertex (marked if through a
 	// redirect), unresolved, or another namespace.
 	code := func(ns int64, title []byte) uint32 {
 		if ns != 0 {
 			return otherNamespace
 		}
-		if v, ok := byTitle2[string(title)]; ok {
-			return v
+		if t, ok := p.titles.Lookup(title); ok {
+			return codes[t]
 		}
 		return unresolved
 	}
-	lastFrom, lastU, lastOK := int64(-1), uint32(0), false
+	lastFrom, lastU := int64(-1), none
 	err = links(ctx, f, code, func(from int64, v uint32) {
 		st.Links++
 		if from != lastFrom { // pagelinks comes sorted by pl_from
-			lastFrom = from
-			lastU, lastOK = vertex[from]
+			lastFrom, lastU = from, none
+			if r, ok := p.byID.get(from); ok {
+				lastU = vertex[r]
+			}
 		}
 		switch {
-		case !lastOK || v == otherNamespace:
+		case lastU == none || v == otherNamespace:
 			st.NotArticle++
 			return
 		case v == unresolved:
@@ -120,6 +158,54 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 	return g, st, err
 }
 
+// redirects reads the redirect table and follows each namespace-0
+// redirect to the article it ends at, through chains, counting chains and
+// loops. It returns the articles' vertices by the redirects' rows.
+func redirects(ctx context.Context, path string, p *pages, vertex []uint32, st *Stats) (map[uint32]uint32, error) {
+	next := map[uint32]uint32{} // redirect's row -> the row of the page it names
+	if path != "" {
+		var n [2]int64
+		err := each(ctx, path, "redirect", []string{"rd_from", "rd_namespace", "rd_title"}, func(row []Value, c []int) error {
+			if err := ints(n[:], row, c[0], c[1]); err != nil {
+				return err
+			}
+			from, ok := p.byID.get(n[0])
+			if !ok || !p.redirect[from] || n[1] != 0 {
+				return nil
+			}
+			if to, ok := p.row(row[c[2]].Bytes); ok {
+				next[from] = to
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := map[uint32]uint32{}
+	for from := range next {
+		at, hops := from, 0
+		for hops <= 64 {
+			to, ok := next[at]
+			if !ok {
+				break
+			}
+			if v := vertex[to]; v != none {
+				out[from] = v
+				break
+			}
+			at, hops = to, hops+1
+		}
+		switch _, ok := out[from]; {
+		case ok && hops > 0:
+			st.RedirectChain++
+		case !ok && hops > 64:
+			st.RedirectLoop++
+		}
+	}
+	return out, nil
+}
+
 // expectedLinks guesses the rows of a pagelinks dump from its size: 16
 // bytes a row as written, and a quarter of that gzip-compressed (the 2024
 // schema's rows take 17 to 20 bytes, and compress 3.8 times). Room
@@ -134,54 +220,6 @@ func expectedLinks(path string) int {
 		size *= 4
 	}
 	return int(min(size/16, 1<<32))
-}
-
-// redirects reads the redirect table and follows each namespace-0
-// redirect to the article it ends at, through chains, counting chains and
-// loops.
-func redirects(ctx context.Context, path string, pages map[int64]page, byTitle map[string]int64, vertex map[int64]uint32, st *Stats) (map[int64]uint32, error) {
-	next := map[int64]int64{} // redirect page -> the page it names
-	if path != "" {
-		var n [2]int64
-		err := each(ctx, path, "redirect", []string{"rd_from", "rd_namespace", "rd_title"}, func(row []Value, c []int) error {
-			if err := ints(n[:], row, c[0], c[1]); err != nil {
-				return err
-			}
-			from, ns := n[0], n[1]
-			if p, ok := pages[from]; !ok || !p.redirect || ns != 0 {
-				return nil
-			}
-			if to, ok := byTitle[string(row[c[2]].Bytes)]; ok {
-				next[from] = to
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	out := map[int64]uint32{}
-	for from := range next {
-		at, hops := from, 0
-		for hops <= 64 {
-			to, ok := next[at]
-			if !ok {
-				break
-			}
-			if v, ok := vertex[to]; ok {
-				out[from] = v
-				break
-			}
-			at, hops = to, hops+1
-		}
-		switch _, ok := out[from]; {
-		case ok && hops > 0:
-			st.RedirectChain++
-		case !ok && hops > 64:
-			st.RedirectLoop++
-		}
-	}
-	return out, nil
 }
 
 // Target codes besides vertices (which are below 1<<31, marked with 1<<31

@@ -14,8 +14,7 @@ package graph
 
 import (
 	"fmt"
-	"hash/maphash"
-	"runtime/debug"
+		"runtime/debug"
 	"slices"
 	"unsafe"
 )
@@ -78,9 +77,8 @@ func (g *Graph) InDegree(v uint32) int { return int(g.inStart[v+1] - g.inStart[v
 // the memory and, at millions of names, most of what the collector
 // scanned while a large table was read.
 type Builder struct {
-	index       *table       // nil for a builder given its names
-	seed, check maphash.Seed // the index's hashes
-	names       []string     // given, or made from the index by Build
+	index *Names   // nil for a builder given its names
+	names []string // given, or made from the index by Build
 	src         []uint32
 	dst         []uint32
 
@@ -91,36 +89,21 @@ type Builder struct {
 
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
-	t := newTable()
-	return &Builder{index: &t, seed: maphash.MakeSeed(), check: maphash.MakeSeed()}
+	return &Builder{index: NewNames()}
 }
 
 // Vertex returns the id of name, adding it as a new vertex if unseen. The
 // name is copied: it may view a buffer the caller reuses.
 func (b *Builder) Vertex(name string) uint32 {
-	bytes := unsafe.Slice(unsafe.StringData(name), len(name))
-	return b.index.id(bytes, tag(maphash.String(b.seed, name)), maphash.String(b.check, name), 0)
+	return b.index.Intern(unsafe.Slice(unsafe.StringData(name), len(name)))
 }
-
-// A Hash is a name's two hashes under one Builder's seeds (see table).
-// Hashing is most of interning's work on names never seen before, and
-// Builder.Hash may be called on any goroutine, so a reader can hash on
-// many cores and intern, in order, on one.
-type Hash struct{ hash, check uint64 }
 
 // Hash returns name's hashes, for VertexHashed. It is safe for
 // concurrent use.
-func (b *Builder) Hash(name []byte) Hash {
-	return Hash{maphash.Bytes(b.seed, name), maphash.Bytes(b.check, name)}
-}
-
-// Bits returns 64 bits of the hash, for a caller's own table of names.
-func (h Hash) Bits() uint64 { return h.hash }
+func (b *Builder) Hash(name []byte) Hash { return b.index.Hash(name) }
 
 // VertexHashed is Vertex for a name whose hashes h came from b.Hash.
-func (b *Builder) VertexHashed(name []byte, h Hash) uint32 {
-	return b.index.id(name, tag(h.hash), h.check, 0)
-}
+func (b *Builder) VertexHashed(name []byte, h Hash) uint32 { return b.index.InternHashed(name, h) }
 
 // Grow makes room for n more edges, so that adding them does not copy
 // the ones already added (at large sizes, the copies are most of the
@@ -133,7 +116,7 @@ func (b *Builder) Grow(n int) {
 // NumVertices returns the number of vertices added so far.
 func (b *Builder) NumVertices() int {
 	if b.index != nil {
-		return len(b.index.names)
+		return b.index.Len()
 	}
 	return len(b.names)
 }
@@ -150,8 +133,8 @@ func (b *Builder) AddEdge(u, v uint32) {
 // afterwards.
 func (b *Builder) Build() (*Graph, error) {
 	if b.index != nil {
-		if b.index.err != nil {
-			return nil, fmt.Errorf("graph: %w", b.index.err)
+		if err := b.index.Err(); err != nil {
+			return nil, fmt.Errorf("graph: %w", err)
 		}
 		b.names, b.index = b.index.strings(), nil
 	}

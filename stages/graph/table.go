@@ -3,7 +3,6 @@ package graph
 import (
 	"errors"
 	"math"
-	"unsafe"
 
 	"github.com/topicrank/topicrank/internal/hugepages"
 )
@@ -82,6 +81,19 @@ func (t *table) id(name []byte, tg uint32, check uint64, at uint64) uint32 {
 	}
 }
 
+// find returns the local id of the name whose tag is tg and check hash
+// check, if it was added.
+func (t *table) find(tg uint32, check uint64) (uint32, bool) {
+	for i := uint64(tg>>1) & t.mask; ; i = (i + 1) & t.mask {
+		switch s := &t.slots[i]; {
+		case s.tag == 0:
+			return 0, false
+		case s.tag == tg && s.check == check:
+			return s.id, true
+		}
+	}
+}
+
 // add stores a new name in the empty slot s.
 func (t *table) add(s *slot, name []byte, tg uint32, check uint64, at uint64) uint32 {
 	if len(t.arena)+len(name) > math.MaxUint32 || len(t.names) >= maxLocal {
@@ -131,14 +143,4 @@ func (t *table) grow() {
 		}
 		t.slots[i] = s
 	}
-}
-
-// strings returns the names by local id, as strings that share the arena
-// (never written again). The table must not be used afterwards.
-func (t *table) strings() []string {
-	names := make([]string, len(t.names))
-	for i, sp := range t.names {
-		names[i] = unsafe.String(unsafe.SliceData(t.arena[sp.off:]), int(sp.n))
-	}
-	return names
 }

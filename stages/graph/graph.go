@@ -14,7 +14,7 @@ package graph
 
 import (
 	"fmt"
-		"runtime/debug"
+	"runtime/debug"
 	"slices"
 	"unsafe"
 )
@@ -79,8 +79,8 @@ func (g *Graph) InDegree(v uint32) int { return int(g.inStart[v+1] - g.inStart[v
 type Builder struct {
 	index *Names   // nil for a builder given its names
 	names []string // given, or made from the index by Build
-	src         []uint32
-	dst         []uint32
+	src   []uint32
+	dst   []uint32
 
 	// Duplicates and SelfLoops count the edges Build dropped.
 	Duplicates int

@@ -96,6 +96,10 @@ func (d *Reader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Counts returns the compressed bytes read so far (some perhaps not yet
+// decoded) and the decompressed bytes given.
+func (d *Reader) Counts() (in, out int64) { return d.in.n.Load(), d.out }
+
 // Close releases the decoder (zstd's goroutines); it does not close the
 // underlying reader.
 func (d *Reader) Close() error {

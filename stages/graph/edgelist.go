@@ -86,7 +86,7 @@ func readEdgeList(r io.Reader, opt ReadOptions, sz sizes) (*Graph, ReadStats, er
 	size := inputSize(r)
 	er := newEdgeReader(st.Header, opt.Lenient, lr.lineNo, size)
 	er.pieceSize = sz.piece
-	err := er.readAll(newWindowReader(lr, sz.window), progress(opt.Progress, size, sz.progress))
+	err := er.readAll(newWindowReader(lr, sz.window), progress(opt.Progress, size(0), sz.progress)) // progress against a plain file's size
 	st.Lines = len(er.src)
 	if err != nil {
 		return nil, st, err
@@ -158,17 +158,22 @@ func (er *edgeReader) readAll(w *windowReader, report func(done int64)) error {
 	return w.err
 }
 
-// inputSize returns the size of r if it is a regular file, else 0.
-func inputSize(r io.Reader) int64 {
+// inputSize returns what r's size is likely to be once read bytes of it
+// have been read: a regular file's size, a compressed file's estimate,
+// else 0 (unknown).
+func inputSize(r io.Reader) func(read int64) int64 {
 	if c, ok := r.(*ctxReader); ok {
 		r = c.r
 	}
-	if f, ok := r.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			return fi.Size()
+	switch r := r.(type) {
+	case *os.File:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return func(int64) int64 { return fi.Size() }
 		}
+	case *compressedFile:
+		return r.expectedSize
 	}
-	return 0
+	return func(int64) int64 { return 0 }
 }
 
 func clip(b []byte) string {

@@ -5,7 +5,10 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -137,5 +140,49 @@ func TestInputGuards(t *testing.T) {
 	defer done()
 	if _, _, err := ReadEdgeList(r, ReadOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// A compressed file's decompressed size is unknown until read; once 256
+// MB have come out, the reader's estimate is within its margin of the
+// truth, in both formats, so the edge arrays are reserved once.
+func TestCompressedFileExpectedSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compresses 280 MB")
+	}
+	var plain bytes.Buffer
+	for i := 0; plain.Len() < 280<<20; i++ {
+		fmt.Fprintf(&plain, "/wiki/Article_%d /wiki/Article_%d\n", i*7919%1000003, i%65537)
+	}
+	gz, zs := new(bytes.Buffer), new(bytes.Buffer)
+	zw := gzip.NewWriter(gz)
+	zw.Write(plain.Bytes())
+	zw.Close()
+	ze, _ := zstd.NewWriter(zs, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	ze.Write(plain.Bytes())
+	ze.Close()
+	for name, data := range map[string][]byte{"gzip": gz.Bytes(), "zstd": zs.Bytes()} {
+		path := filepath.Join(t.TempDir(), "g."+name)
+		os.WriteFile(path, data, 0o644)
+		r, closeInput, err := OpenInput(context.Background(), path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := inputSize(r)
+		buf := make([]byte, 1<<20)
+		read := int64(0)
+		for read < 256<<20 {
+			if size(read) != 0 {
+				t.Fatalf("%s: an estimate after only %d MB", name, read>>20)
+			}
+			n, _ := io.ReadFull(r, buf)
+			read += int64(n)
+		}
+		io.ReadFull(r, buf) // decoders read ahead: one more read past the threshold
+		got, want := size(read), int64(plain.Len())
+		if float64(got) < 1.0*float64(want) || float64(got) > 1.2*float64(want) {
+			t.Errorf("%s: expected %d MB, want %d MB to 1.2 times that", name, got>>20, want>>20)
+		}
+		closeInput()
 	}
 }

@@ -32,17 +32,18 @@ type edgeReader struct {
 	pieceSize int
 
 	tables   [parts]table
-	pieces   []*piece // reused from window to window
-	src, dst []uint32 // interned ids (see table.intern) until finish
-	lines    int      // lines before the current window (the header's included)
-	named    int      // distinct names so far
-	size     int64    // of the input, if known
-	read     int64    // bytes of windows so far
+	pieces   []*piece               // reused from window to window
+	src, dst []uint32               // interned ids (see table.intern) until finish
+	lines    int                    // lines before the current window (the header's included)
+	named    int                    // distinct names so far
+	size     func(read int64) int64 // the input's likely size once read bytes are read (0: unknown)
+	read     int64                  // bytes of windows so far
+	reserved bool                   // the edge arrays are sized for the whole input
 }
 
-// newEdgeReader returns a reader for a list of size bytes (0 if unknown)
-// whose header (-1 if none) and first lines are read.
-func newEdgeReader(header int, lenient bool, lines int, size int64) *edgeReader {
+// newEdgeReader returns a reader for a list of likely size (see
+// inputSize) whose header (-1 if none) and first lines are read.
+func newEdgeReader(header int, lenient bool, lines int, size func(int64) int64) *edgeReader {
 	er := &edgeReader{seed: maphash.MakeSeed(), check: maphash.MakeSeed(), header: header, lenient: lenient, pieceSize: pieceSize, lines: lines, size: size}
 	for p := range er.tables {
 		er.tables[p] = newTable() // they grow as needed: a guess too big would cost cache misses
@@ -50,14 +51,19 @@ func newEdgeReader(header int, lenient bool, lines int, size int64) *edgeReader 
 	return er
 }
 
-// grow makes room for edges edges in all. On the first window it
-// reserves room for as many as the whole input holds at the window's
-// density, and 5% more, so that the edge arrays are not copied as they
-// grow: a copy would hold them twice.
+// grow makes room for edges edges in all. As soon as the input's size is
+// known (a plain file's on the first window, a compressed file's once
+// enough of it is read) it reserves room for as many as the whole input
+// holds at the density so far, and 5% more, so that the edge arrays are
+// not copied as they grow: a copy would hold them twice.
 func (er *edgeReader) grow(edges int) {
-	if cap(er.src) == 0 && er.read > 0 && er.size > er.read {
-		guess := int(float64(edges) * float64(er.size) / float64(er.read) * 1.05)
-		er.src, er.dst = make([]uint32, 0, guess), make([]uint32, 0, guess)
+	if size := er.size(er.read); !er.reserved && er.read > 0 && size > er.read {
+		guess := max(edges, int(float64(edges)*float64(size)/float64(er.read)*1.05))
+		from := len(er.src)
+		src, dst := make([]uint32, from, guess), make([]uint32, from, guess)
+		copy(src, er.src)
+		copy(dst, er.dst)
+		er.src, er.dst, er.reserved = src, dst, true
 		hugepages.Advise(er.src[:guess])
 		hugepages.Advise(er.dst[:guess])
 	}

@@ -12,12 +12,14 @@ import (
 	"github.com/topicrank/topicrank/stages/graph"
 )
 
-// Reading costs what the edge-list reader's does: a text column is read
-// as a dictionary, whose names are interned once per row group (DuckDB's
-// plain strings, once per distinct name), and each row costs two array
-// lookups; integer ids index a slice when the vertices table's ids are
-// dense, as a published degrees table's are. Edges go straight into the
-// builder's arrays, sized from the files' row counts.
+// Reading costs what the edge-list reader's does. Text pairs are decoded
+// page by page on every core and each distinct name of a row group is
+// interned once (pairs.go); integer ids index a slice when the vertices
+// table's ids are dense, as a published degrees table's are. Columns the
+// page decoder does not read (other encodings, nesting) go through
+// arrow, a dictionary's names interned once per row group. Edges go
+// straight into the builder's arrays, sized from the files' row counts
+// (see Read).
 
 // readEdges adds the edges of one table to b.
 func readEdges(ctx context.Context, path string, b *graph.Builder, names *idMap) error {
@@ -36,7 +38,6 @@ func readEdges(ctx context.Context, path string, b *graph.Builder, names *idMap)
 	if src < 0 || dst < 0 {
 		return fmt.Errorf("%s: no edges: want columns src and dst (text), or src_id and dst_id (integers); it has %s", path, t.columns())
 	}
-	b.Grow(int(t.rowCount))
 	if byName {
 		pf := t.reader.ParquetReader()
 		ls, ld := pf.MetaData().Schema.ColumnIndexByName(t.schema.Field(src).Name), pf.MetaData().Schema.ColumnIndexByName(t.schema.Field(dst).Name)

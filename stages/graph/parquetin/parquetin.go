@@ -67,6 +67,19 @@ func Read(ctx context.Context, edges, vertices string) (*graph.Graph, graph.Read
 			return nil, graph.ReadStats{}, err
 		}
 	}
+	// The edges of every file are reserved at once: grown file by file,
+	// the edge arrays were copied and held twice (3.0 GB instead of 2.1
+	// for 155 M edges in four files).
+	rows := int64(0)
+	for _, p := range paths {
+		t, err := open(p)
+		if err != nil {
+			return nil, graph.ReadStats{}, err
+		}
+		rows += t.rowCount
+		t.close()
+	}
+	b.Grow(int(rows))
 	for _, p := range paths {
 		if err := readEdges(ctx, p, b, names); err != nil {
 			return nil, graph.ReadStats{}, err

@@ -19,6 +19,9 @@ import (
 // order, src before dst, so vertices are numbered by first mention
 // exactly as for an edge list, whatever the workers' timing.
 
+// pairRows bounds the rows of the row groups decoded at once.
+const pairRows = 8 << 20
+
 // pair is one row group's src and dst chunks.
 type pair struct {
 	src, dst chunk
@@ -56,14 +59,19 @@ func readable(md *file.Reader, src, dst int) bool {
 // indices) of the file to b.
 func readPairs(ctx context.Context, path string, pf *file.Reader, src, dst int, b *graph.Builder) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	n := pf.NumRowGroups()
 	workers := runtime.GOMAXPROCS(0)
 	// Row groups are handed out in order, each with a free pair: the
 	// pairs bound the memory, and since the next row group in order
 	// always gets one first, the consumer is never left waiting on a
-	// row group that waits on a pair.
-	free := make(chan *pair, workers+1)
+	// row group that waits on a pair. A decoded row group costs about 10
+	// bytes a row: row groups of many millions of rows (arrow-go writes
+	// up to 64 M) get fewer pairs, and less parallelism.
+	largest := int64(1)
+	for rg := range n {
+		largest = max(largest, pf.MetaData().RowGroup(rg).NumRows())
+	}
+	free := make(chan *pair, min(workers+1, max(1, int(pairRows/largest))))
 	for range cap(free) {
 		free <- new(pair)
 	}

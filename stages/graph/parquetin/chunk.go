@@ -17,7 +17,8 @@ import (
 // through arrow arrays: building those cost more than the rest of the
 // read, and a dictionary column rebuilt a hash table of its whole
 // dictionary for every batch. A chunk holds its distinct values once
-// each, with their hashes, and every row's value:
+// each, with their hashes, and gives its rows' values a slice at a time
+// (a row group may hold tens of millions of rows):
 //
 //   - a dictionary page's entries, all of them, hashed as read;
 //   - a plain page's values, each distinct one once (a writer whose
@@ -28,14 +29,23 @@ import (
 // in the PLAIN and dictionary encodings; readable says which files are
 // such, and the others go through arrow.
 type chunk struct {
-	data   []byte   // the values' bytes, one after the other
-	ends   []uint32 // where each value's bytes end in data
-	hashes []graph.Hash
-	rows   []uint32 // each row's value, or null
+	values
+	rows []uint32 // the values of rows decoded and not yet taken, or null
 
+	pages         file.PageReader
+	optional      bool     // the maximum definition level is 1, not 0
 	dict, dictLen int      // the dictionary's values are dict to dict+dictLen-1 (dictLen -1 before one)
 	slots         []uint32 // plain values by hash: value+1, 0 empty
 	defs, vals    []uint32 // a page's definition levels and values, reused
+}
+
+// values are a chunk's distinct values so far. While a row group is
+// read they are only appended to, so a copy of the struct handed to
+// another goroutine stays valid for the values it holds.
+type values struct {
+	data   []byte   // the values' bytes, one after the other
+	ends   []uint32 // where each value's bytes end in data
+	hashes []graph.Hash
 }
 
 const null = ^uint32(0)
@@ -45,28 +55,38 @@ const null = ^uint32(0)
 var errUnreadable = errors.New("not a flat PLAIN or dictionary-encoded text column")
 
 // value returns value k's bytes.
-func (c *chunk) value(k uint32) []byte {
+func (v *values) value(k uint32) []byte {
 	start := uint32(0)
 	if k > 0 {
-		start = c.ends[k-1]
+		start = v.ends[k-1]
 	}
-	return c.data[start:c.ends[k]]
+	return v.data[start:v.ends[k]]
 }
 
-// read decodes the pages of one column chunk, whose maximum definition
-// level is 0 (required) or 1 (optional).
-func (c *chunk) read(pr file.PageReader, optional bool, b *graph.Builder) error {
+// open starts on the pages of a column chunk.
+func (c *chunk) open(pr file.PageReader, optional bool) {
 	c.data, c.ends, c.hashes, c.rows = c.data[:0], c.ends[:0], c.hashes[:0], c.rows[:0]
-	c.dictLen = -1
+	c.pages, c.optional, c.dictLen = pr, optional, -1
 	clear(c.slots)
-	for pr.Next() {
+}
+
+// take moves the first n rows decoded into dst.
+func (c *chunk) take(dst []uint32, n int) []uint32 {
+	dst = append(dst[:0], c.rows[:n]...)
+	c.rows = c.rows[:copy(c.rows, c.rows[n:])]
+	return dst
+}
+
+// fill decodes pages until n rows wait to be taken or the chunk ends.
+func (c *chunk) fill(n int, b *graph.Builder) error {
+	for len(c.rows) < n && c.pages.Next() {
 		var err error
-		switch p := pr.Page().(type) {
+		switch p := c.pages.Page().(type) {
 		case *file.DictionaryPage:
 			err = c.dictionary(p.Data(), int(p.NumValues()), parquet.Encoding(p.Encoding()), b)
 		case *file.DataPageV1:
 			data, levels := p.Data(), []byte(nil)
-			if optional {
+			if c.optional {
 				if p.DefinitionLevelEncoding() != parquet.Encodings.RLE {
 					return fmt.Errorf("definition levels in %s: %w", p.DefinitionLevelEncoding(), errUnreadable)
 				}
@@ -76,20 +96,20 @@ func (c *chunk) read(pr file.PageReader, optional bool, b *graph.Builder) error 
 				n := 4 + int(binary.LittleEndian.Uint32(data))
 				levels, data = data[4:n], data[n:]
 			}
-			err = c.page(parquet.Encoding(p.Encoding()), levels, data, int(p.NumValues()), optional, b)
+			err = c.page(parquet.Encoding(p.Encoding()), levels, data, int(p.NumValues()), b)
 		case *file.DataPageV2:
 			data := p.Data()
 			rep, def := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
 			if rep+def > len(data) {
 				return errors.New("a data page shorter than its levels")
 			}
-			err = c.page(parquet.Encoding(p.Encoding()), data[rep:rep+def], data[rep+def:], int(p.NumValues()), optional, b)
+			err = c.page(parquet.Encoding(p.Encoding()), data[rep:rep+def], data[rep+def:], int(p.NumValues()), b)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return pr.Err()
+	return c.pages.Err()
 }
 
 // dictionary reads a dictionary page of n PLAIN values.
@@ -110,10 +130,10 @@ func (c *chunk) dictionary(data []byte, n int, enc parquet.Encoding, b *graph.Bu
 }
 
 // page reads a data page of n rows whose present values are encoded in
-// enc, their definition levels (if optional) in levels.
-func (c *chunk) page(enc parquet.Encoding, levels, data []byte, n int, optional bool, b *graph.Builder) error {
+// enc, their definition levels (if the column is optional) in levels.
+func (c *chunk) page(enc parquet.Encoding, levels, data []byte, n int, b *graph.Builder) error {
 	present := n
-	if optional {
+	if c.optional {
 		c.defs = resize(c.defs, n)
 		if _, err := pq.DecodeHybrid(levels, 1, c.defs); err != nil {
 			return fmt.Errorf("definition levels: %w", err)
@@ -156,7 +176,7 @@ func (c *chunk) page(enc parquet.Encoding, levels, data []byte, n int, optional 
 	}
 	k := 0
 	for i := range n {
-		if optional && c.defs[i] == 0 {
+		if c.optional && c.defs[i] == 0 {
 			c.rows = append(c.rows, null)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/parquet"
@@ -13,19 +14,41 @@ import (
 )
 
 // Text pairs are read a row group at a time: workers decode row groups
-// (decompression, pages, the names' hashes) on every core, and one
-// goroutine takes the row groups in order and interns each distinct name
-// of a row group once, the first time a row uses it. Rows are taken in
-// order, src before dst, so vertices are numbered by first mention
-// exactly as for an edge list, whatever the workers' timing.
+// (decompression, pages, the names' hashes) on every core, a slice of
+// rows at a time, and one goroutine takes the slices in order and
+// interns each distinct name of a row group once, the first time a row
+// uses it. Rows are taken in order, src before dst, so vertices are
+// numbered by first mention exactly as for an edge list, whatever the
+// workers' timing.
 
-// pairRows bounds the rows of the row groups decoded at once.
-const pairRows = 8 << 20
+// Row groups decoded at once, and rows in a slice. A row group's values
+// (its distinct names) are held until its last slice is interned; its
+// rows only a slice at a time.
+const (
+	pairRows  = 32 << 20
+	sliceRows = 1 << 20
+)
 
-// pair is one row group's src and dst chunks.
+// pair is one row group's src and dst chunks being decoded, and the
+// slices of rows decoded from them: two, used in turn.
 type pair struct {
-	src, dst chunk
-	err      error
+	src, dst      chunk
+	slices, spare chan *slice
+	err           error // once slices is closed
+}
+
+// slice is a run of rows of a row group: their src and dst values, and
+// the values decoded so far.
+type slice struct {
+	src, dst         []uint32
+	srcVals, dstVals values
+}
+
+func newPair() *pair {
+	p := &pair{spare: make(chan *slice, 2)}
+	p.spare <- new(slice)
+	p.spare <- new(slice)
+	return p
 }
 
 // readable reports whether the pair of columns src and dst of the
@@ -73,7 +96,7 @@ func readPairs(ctx context.Context, path string, pf *file.Reader, src, dst int, 
 	}
 	free := make(chan *pair, min(workers+1, max(1, int(pairRows/largest))))
 	for range cap(free) {
-		free <- new(pair)
+		free <- newPair()
 	}
 	done := make([]chan *pair, n)
 	for i := range done {
@@ -102,8 +125,10 @@ func readPairs(ctx context.Context, path string, pf *file.Reader, src, dst int, 
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				j.p.err = decodePair(pf.RowGroup(j.rg), src, dst, optional(src), optional(dst), j.p, b)
+				j.p.slices = make(chan *slice, 2)
 				done[j.rg] <- j.p
+				j.p.err = decodePair(ctx, pf.RowGroup(j.rg), src, dst, optional(src), optional(dst), j.p, b)
+				close(j.p.slices)
 			}
 		})
 	}
@@ -116,23 +141,31 @@ func readPairs(ctx context.Context, path string, pf *file.Reader, src, dst int, 
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		ids.src, ids.dst = ids.src[:0], ids.dst[:0]
+		got := int64(0)
+		for s := range p.slices {
+			if err := ids.add(s, b); err != nil {
+				return rowGroupError(path, pf, src, dst, row+got, err)
+			}
+			got += int64(len(s.src))
+			p.spare <- s
+		}
 		if p.err != nil {
 			return fmt.Errorf("%s: row group %d: %w", path, rg, p.err)
 		}
-		rows := pf.MetaData().RowGroup(rg).NumRows()
-		if err := ids.add(p, rows, b); err != nil {
-			return rowGroupError(path, pf, src, dst, row, err)
+		if rows := pf.MetaData().RowGroup(rg).NumRows(); got != rows {
+			return fmt.Errorf("%s: row group %d: %d rows of values in a row group of %d rows", path, rg, got, rows)
 		}
-		row += rows
+		row += got
 		free <- p
 	}
 	return nil
 }
 
-// decodePair decodes row group rg's chunks of columns src and dst into p.
-// arrow-go's page reader panics on some damaged page headers (a
-// dictionary page without its header): that is an error in the file.
-func decodePair(rg *file.RowGroupReader, src, dst int, srcOpt, dstOpt bool, p *pair, b *graph.Builder) (err error) {
+// decodePair decodes row group rg's chunks of columns src and dst into
+// p's slices. arrow-go's page reader panics on some damaged page headers
+// (a dictionary page without its header): that is an error in the file.
+func decodePair(ctx context.Context, rg *file.RowGroupReader, src, dst int, srcOpt, dstOpt bool, p *pair, b *graph.Builder) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("damaged pages (the reader failed: %v)", r)
@@ -147,30 +180,46 @@ func decodePair(rg *file.RowGroupReader, src, dst int, srcOpt, dstOpt bool, p *p
 		if err != nil {
 			return err
 		}
-		err = c.into.read(pr, c.optional, b)
-		pr.Close()
-		if err != nil {
-			return fmt.Errorf("column %s: %w", rg.MetaData().Schema.Column(c.col).Name(), err)
-		}
+		defer pr.Close()
+		c.into.open(pr, c.optional)
 	}
-	return nil
+	name := func(col int) string { return rg.MetaData().Schema.Column(col).Name() }
+	for {
+		if err := p.src.fill(sliceRows, b); err != nil {
+			return fmt.Errorf("column %s: %w", name(src), err)
+		}
+		if err := p.dst.fill(sliceRows, b); err != nil {
+			return fmt.Errorf("column %s: %w", name(dst), err)
+		}
+		n := min(len(p.src.rows), len(p.dst.rows))
+		if n == 0 {
+			if len(p.src.rows) > 0 || len(p.dst.rows) > 0 {
+				return fmt.Errorf("columns %s and %s hold different numbers of rows", name(src), name(dst))
+			}
+			return nil
+		}
+		var s *slice
+		select {
+		case s = <-p.spare:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		s.src, s.dst = p.src.take(s.src, n), p.dst.take(s.dst, n)
+		s.srcVals, s.dstVals = p.src.values, p.dst.values
+		p.slices <- s
+	}
 }
 
 // idScratch holds the vertices of a row group's values, +1 (0: not yet
 // interned).
 type idScratch struct{ src, dst []uint32 }
 
-// add interns the names of a decoded row group of rows rows as its rows
-// first use them, and adds its edges.
-func (s *idScratch) add(p *pair, rows int64, b *graph.Builder) error {
-	if int64(len(p.src.rows)) != rows || int64(len(p.dst.rows)) != rows {
-		return fmt.Errorf("%d and %d values in a row group of %d rows", len(p.src.rows), len(p.dst.rows), rows)
-	}
-	s.src, s.dst = resize(s.src, len(p.src.ends)), resize(s.dst, len(p.dst.ends))
-	clear(s.src)
-	clear(s.dst)
-	for i, a := range p.src.rows {
-		c := p.dst.rows[i]
+// add interns the names of a slice of rows as its rows first use them,
+// and adds its edges.
+func (s *idScratch) add(sl *slice, b *graph.Builder) error {
+	s.src, s.dst = extend(s.src, len(sl.srcVals.ends)), extend(s.dst, len(sl.dstVals.ends))
+	for i, a := range sl.src {
+		c := sl.dst[i]
 		if a == null {
 			return nullAt{i, 0}
 		}
@@ -179,17 +228,28 @@ func (s *idScratch) add(p *pair, rows int64, b *graph.Builder) error {
 		}
 		u := s.src[a]
 		if u == 0 {
-			u = b.VertexHashed(p.src.value(a), p.src.hashes[a]) + 1
+			u = b.VertexHashed(sl.srcVals.value(a), sl.srcVals.hashes[a]) + 1
 			s.src[a] = u
 		}
 		v := s.dst[c]
 		if v == 0 {
-			v = b.VertexHashed(p.dst.value(c), p.dst.hashes[c]) + 1
+			v = b.VertexHashed(sl.dstVals.value(c), sl.dstVals.hashes[c]) + 1
 			s.dst[c] = v
 		}
 		b.AddEdge(u-1, v-1)
 	}
 	return nil
+}
+
+// extend lengthens ids to n, the new entries 0.
+func extend(ids []uint32, n int) []uint32 {
+	if n <= len(ids) {
+		return ids
+	}
+	from := len(ids)
+	ids = slices.Grow(ids, n-from)[:n]
+	clear(ids[from:])
+	return ids
 }
 
 // nullAt is a null at a row of a row group, in src (0) or dst (1).

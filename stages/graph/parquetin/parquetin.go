@@ -133,7 +133,11 @@ func parquetReader(f *os.File) (pf *file.Reader, err error) {
 			err = fmt.Errorf("damaged metadata (the reader failed: %v)", r)
 		}
 	}()
-	return file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(memory.DefaultAllocator)))
+	props := parquet.NewReaderProperties(memory.DefaultAllocator)
+	// Column chunks are read through a buffer, not whole: a row group of
+	// 64 M rows has chunks of hundreds of megabytes.
+	props.BufferedStreamEnabled, props.BufferSize = true, 1<<20
+	return file.NewParquetReader(f, file.WithReadProps(props))
 }
 
 func (t *table) close() { t.f.Close() }

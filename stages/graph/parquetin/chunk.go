@@ -29,15 +29,23 @@ import (
 // in the PLAIN and dictionary encodings; readable says which files are
 // such, and the others go through arrow.
 type chunk struct {
-	values          // the dictionary's entries (the first dictLen), then plain values
-	rows   []uint32 // the values of rows decoded and not yet taken, or null
+	values
+	rows []uint32 // the values of rows decoded and not yet taken, or null
 
-	pages      file.PageReader
-	optional   bool     // the maximum definition level is 1, not 0
-	dictLen    int      // -1 before a dictionary page
-	slots      []uint32 // the plain values by hash: value+1, 0 empty
-	defs, vals []uint32 // a page's definition levels and values, reused
-	local      []uint32 // take's and compact's: a plain value's new index+1
+	pages         file.PageReader
+	optional      bool     // the maximum definition level is 1, not 0
+	dict, dictLen int      // the dictionary's values are dict to dict+dictLen-1 (dictLen -1 before one)
+	slots         []uint32 // plain values by hash: value+1, 0 empty
+	defs, vals    []uint32 // a page's definition levels and values, reused
+}
+
+// values are a chunk's distinct values so far. While a row group is
+// read they are only appended to, so a copy of the struct handed to
+// another goroutine stays valid for the values it holds.
+type values struct {
+	data   []byte   // the values' bytes, one after the other
+	ends   []uint32 // where each value's bytes end in data
+	hashes []graph.Hash
 }
 
 const null = ^uint32(0)
@@ -46,11 +54,27 @@ const null = ^uint32(0)
 // did not list its encoding.
 var errUnreadable = errors.New("not a flat PLAIN or dictionary-encoded text column")
 
+// value returns value k's bytes.
+func (v *values) value(k uint32) []byte {
+	start := uint32(0)
+	if k > 0 {
+		start = v.ends[k-1]
+	}
+	return v.data[start:v.ends[k]]
+}
+
 // open starts on the pages of a column chunk.
 func (c *chunk) open(pr file.PageReader, optional bool) {
 	c.data, c.ends, c.hashes, c.rows = c.data[:0], c.ends[:0], c.hashes[:0], c.rows[:0]
 	c.pages, c.optional, c.dictLen = pr, optional, -1
 	clear(c.slots)
+}
+
+// take moves the first n rows decoded into dst.
+func (c *chunk) take(dst []uint32, n int) []uint32 {
+	dst = append(dst[:0], c.rows[:n]...)
+	c.rows = c.rows[:copy(c.rows, c.rows[n:])]
+	return dst
 }
 
 // fill decodes pages until n rows wait to be taken or the chunk ends.
@@ -93,9 +117,7 @@ func (c *chunk) dictionary(data []byte, n int, enc parquet.Encoding, b *graph.Bu
 	if enc != parquet.Encodings.Plain && enc != parquet.Encodings.PlainDict {
 		return fmt.Errorf("a dictionary page in %s: %w", enc, errUnreadable)
 	}
-	if c.dictLen >= 0 || len(c.ends) > 0 {
-		return errors.New("a dictionary page after the chunk's first page")
-	}
+	c.dict, c.dictLen = len(c.ends), n
 	for range n {
 		v, rest, err := plainValue(data)
 		if err != nil {
@@ -104,7 +126,6 @@ func (c *chunk) dictionary(data []byte, n int, enc parquet.Encoding, b *graph.Bu
 		c.add(v, b.Hash(v))
 		data = rest
 	}
-	c.dictLen = n
 	return nil
 }
 
@@ -144,10 +165,11 @@ func (c *chunk) page(enc parquet.Encoding, levels, data []byte, n int, b *graph.
 				return fmt.Errorf("dictionary indices: %w", err)
 			}
 		}
-		for _, k := range c.vals {
+		for i, k := range c.vals {
 			if int(k) >= c.dictLen {
 				return fmt.Errorf("dictionary index %d of a dictionary of %d", k, c.dictLen)
 			}
+			c.vals[i] = k + uint32(c.dict)
 		}
 	default:
 		return fmt.Errorf("values in %s: %w", enc, errUnreadable)
@@ -172,6 +194,56 @@ func plainValue(data []byte) (v, rest []byte, err error) {
 	}
 	n := 4 + int(binary.LittleEndian.Uint32(data))
 	return data[4:n], data[n:], nil
+}
+
+// add appends a value.
+func (c *chunk) add(v []byte, h graph.Hash) uint32 {
+	c.data = append(c.data, v...)
+	c.ends = append(c.ends, uint32(len(c.data)))
+	c.hashes = append(c.hashes, h)
+	return uint32(len(c.ends) - 1)
+}
+
+// plain returns the value v of a plain page, adding it when its hashes
+// are new to the chunk (names are told apart by their hashes alone, as
+// the graph's table tells them apart). Dictionary entries are found too
+// once a rehash has placed them: the same name then has one value.
+func (c *chunk) plain(v []byte, b *graph.Builder) uint32 {
+	h := b.Hash(v)
+	if len(c.slots) < 2*len(c.ends)+2 {
+		c.rehash()
+	}
+	mask := uint64(len(c.slots) - 1)
+	for i := h.Bits() & mask; ; i = (i + 1) & mask {
+		switch k := c.slots[i]; {
+		case k == 0:
+			c.slots[i] = c.add(v, h) + 1
+			return c.slots[i] - 1
+		case c.hashes[k-1] == h:
+			return k - 1
+		}
+	}
+}
+
+// rehash sizes the slots for the values there are, and as many again.
+func (c *chunk) rehash() {
+	c.slots = make([]uint32, max(1024, pow2(4*len(c.ends))))
+	mask := uint64(len(c.slots) - 1)
+	for k, h := range c.hashes {
+		i := h.Bits() & mask
+		for c.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		c.slots[i] = uint32(k) + 1
+	}
+}
+
+func pow2(n int) int {
+	p := 1
+	for p < n {
+		p *= 2
+	}
+	return p
 }
 
 func resize(s []uint32, n int) []uint32 {

@@ -24,9 +24,10 @@ import (
 // Row groups decoded at once, and rows in a slice. A row group's values
 // (its distinct names) are held until its last slice is interned; its
 // rows only a slice at a time.
-const pairRows = 32 << 20
-
-var sliceRows = 1 << 20 // a variable for tests
+const (
+	pairRows  = 32 << 20
+	sliceRows = 1 << 20
+)
 
 // pair is one row group's src and dst chunks being decoded, and the
 // slices of rows decoded from them: two, used in turn.
@@ -36,8 +37,12 @@ type pair struct {
 	err           error // once slices is closed
 }
 
-// slice is a run of rows of a row group.
-type slice struct{ src, dst column }
+// slice is a run of rows of a row group: their src and dst values, and
+// the values decoded so far.
+type slice struct {
+	src, dst         []uint32
+	srcVals, dstVals values
+}
 
 func newPair() *pair {
 	p := &pair{spare: make(chan *slice, 2)}
@@ -142,7 +147,7 @@ func readPairs(ctx context.Context, path string, pf *file.Reader, src, dst int, 
 			if err := ids.add(s, b); err != nil {
 				return rowGroupError(path, pf, src, dst, row+got, err)
 			}
-			got += int64(len(s.src.rows))
+			got += int64(len(s.src))
 			p.spare <- s
 		}
 		if p.err != nil {
@@ -186,7 +191,7 @@ func decodePair(ctx context.Context, rg *file.RowGroupReader, src, dst int, srcO
 		if err := p.dst.fill(sliceRows, b); err != nil {
 			return fmt.Errorf("column %s: %w", name(dst), err)
 		}
-		n := min(sliceRows, len(p.src.rows), len(p.dst.rows))
+		n := min(len(p.src.rows), len(p.dst.rows))
 		if n == 0 {
 			if len(p.src.rows) > 0 || len(p.dst.rows) > 0 {
 				return fmt.Errorf("columns %s and %s hold different numbers of rows", name(src), name(dst))
@@ -199,22 +204,22 @@ func decodePair(ctx context.Context, rg *file.RowGroupReader, src, dst int, srcO
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		p.src.take(n, &s.src)
-		p.dst.take(n, &s.dst)
+		s.src, s.dst = p.src.take(s.src, n), p.dst.take(s.dst, n)
+		s.srcVals, s.dstVals = p.src.values, p.dst.values
 		p.slices <- s
 	}
 }
 
-// idScratch holds the vertices of values, +1 (0: not yet interned): of
-// a row group's dictionary entries, then of a slice's plain values.
+// idScratch holds the vertices of a row group's values, +1 (0: not yet
+// interned).
 type idScratch struct{ src, dst []uint32 }
 
 // add interns the names of a slice of rows as its rows first use them,
 // and adds its edges.
 func (s *idScratch) add(sl *slice, b *graph.Builder) error {
-	s.src, s.dst = forSlice(s.src, &sl.src), forSlice(s.dst, &sl.dst)
-	for i, a := range sl.src.rows {
-		c := sl.dst.rows[i]
+	s.src, s.dst = extend(s.src, len(sl.srcVals.ends)), extend(s.dst, len(sl.dstVals.ends))
+	for i, a := range sl.src {
+		c := sl.dst[i]
 		if a == null {
 			return nullAt{i, 0}
 		}
@@ -223,12 +228,12 @@ func (s *idScratch) add(sl *slice, b *graph.Builder) error {
 		}
 		u := s.src[a]
 		if u == 0 {
-			u = b.VertexHashed(sl.src.name(a)) + 1
+			u = b.VertexHashed(sl.srcVals.value(a), sl.srcVals.hashes[a]) + 1
 			s.src[a] = u
 		}
 		v := s.dst[c]
 		if v == 0 {
-			v = b.VertexHashed(sl.dst.name(c)) + 1
+			v = b.VertexHashed(sl.dstVals.value(c), sl.dstVals.hashes[c]) + 1
 			s.dst[c] = v
 		}
 		b.AddEdge(u-1, v-1)
@@ -236,12 +241,13 @@ func (s *idScratch) add(sl *slice, b *graph.Builder) error {
 	return nil
 }
 
-// forSlice keeps the vertices of the dictionary's entries and clears
-// those of the plain values, for a slice's column c.
-func forSlice(ids []uint32, c *column) []uint32 {
-	d, n := len(c.dict.ends), len(c.dict.ends)+len(c.plain.ends)
-	from := min(len(ids), d)
-	ids = slices.Grow(ids[:from], n-from)[:n]
+// extend lengthens ids to n, the new entries 0.
+func extend(ids []uint32, n int) []uint32 {
+	if n <= len(ids) {
+		return ids
+	}
+	from := len(ids)
+	ids = slices.Grow(ids, n-from)[:n]
 	clear(ids[from:])
 	return ids
 }

@@ -134,6 +134,7 @@ func readPairs(ctx context.Context, path string, pf *file.Reader, src, dst int, 
 	}
 	row := int64(0)
 	var ids idScratch
+	column := [2]string{pf.MetaData().Schema.Column(src).Name(), pf.MetaData().Schema.Column(dst).Name()}
 	for rg := range n {
 		var p *pair
 		select {
@@ -144,8 +145,8 @@ func readPairs(ctx context.Context, path string, pf *file.Reader, src, dst int, 
 		ids.src, ids.dst = ids.src[:0], ids.dst[:0]
 		got := int64(0)
 		for s := range p.slices {
-			if err := ids.add(s, b); err != nil {
-				return rowGroupError(path, pf, src, dst, row+got, err)
+			if end, err := ids.add(s, b); err != nil {
+				return columnError(path, column[end], row+got, err)
 			}
 			got += int64(len(s.src))
 			p.spare <- s
@@ -215,16 +216,17 @@ func decodePair(ctx context.Context, rg *file.RowGroupReader, src, dst int, srcO
 type idScratch struct{ src, dst []uint32 }
 
 // add interns the names of a slice of rows as its rows first use them,
-// and adds its edges.
-func (s *idScratch) add(sl *slice, b *graph.Builder) error {
+// and adds its edges. A null is a rowError in the endpoint it returns
+// (0 src, 1 dst).
+func (s *idScratch) add(sl *slice, b *graph.Builder) (int, error) {
 	s.src, s.dst = extend(s.src, len(sl.srcVals.ends)), extend(s.dst, len(sl.dstVals.ends))
 	for i, a := range sl.src {
 		c := sl.dst[i]
 		if a == null {
-			return nullAt{i, 0}
+			return 0, rowError{i, errNull}
 		}
 		if c == null {
-			return nullAt{i, 1}
+			return 1, rowError{i, errNull}
 		}
 		u := s.src[a]
 		if u == 0 {
@@ -238,7 +240,7 @@ func (s *idScratch) add(sl *slice, b *graph.Builder) error {
 		}
 		b.AddEdge(u-1, v-1)
 	}
-	return nil
+	return 0, nil
 }
 
 // extend lengthens ids to n, the new entries 0.
@@ -250,19 +252,4 @@ func extend(ids []uint32, n int) []uint32 {
 	ids = slices.Grow(ids, n-from)[:n]
 	clear(ids[from:])
 	return ids
-}
-
-// nullAt is a null at a row of a row group, in src (0) or dst (1).
-type nullAt struct{ row, col int }
-
-func (e nullAt) Error() string { return "a null" }
-
-// rowGroupError places err, from the row group starting at row, in the
-// file.
-func rowGroupError(path string, pf *file.Reader, src, dst int, row int64, err error) error {
-	if e, ok := err.(nullAt); ok {
-		col := pf.MetaData().Schema.Column([]int{src, dst}[e.col]).Name()
-		return fmt.Errorf("%s: row %d: a null %s", path, row+int64(e.row)+1, col)
-	}
-	return fmt.Errorf("%s: rows from %d: %w", path, row+1, err)
 }

@@ -32,12 +32,10 @@ func (s *Store) observe(key, hash, structure string, relevance float64, lastModi
 		h = revisit.New(key, s.tick, relevance)
 	case err != nil:
 		return "", err
-	case raw == "": // stored before histories were kept: it starts now
+	case raw == "" || json.Unmarshal([]byte(raw), &h) != nil:
+		// Stored before histories were kept, or damaged: it starts now.
 		h = revisit.New(key, s.tick, relevance)
 	default:
-		if err := json.Unmarshal([]byte(raw), &h); err != nil {
-			return "", err
-		}
 		if math.IsNaN(relevance) {
 			relevance = h.Relevance
 		}
@@ -75,6 +73,7 @@ func (s *Store) Histories() ([]revisit.History, error) {
 	defer s.mu.Unlock()
 	rows, err := s.db.Query(`SELECT key, history FROM pages ORDER BY rowid`)
 	if err != nil {
+		s.noteCorrupt(err)
 		return nil, err
 	}
 	defer rows.Close()
@@ -85,14 +84,13 @@ func (s *Store) Histories() ([]revisit.History, error) {
 			return nil, err
 		}
 		h := revisit.New(key, 0, 0)
-		if raw != "" {
-			if err := json.Unmarshal([]byte(raw), &h); err != nil {
-				return nil, err
-			}
+		if raw != "" && json.Unmarshal([]byte(raw), &h) != nil {
+			h = revisit.New(key, 0, 0) // damaged: known, its history lost
 		}
 		h.Key = key
 		out = append(out, h)
 	}
+	s.noteCorrupt(rows.Err())
 	return out, rows.Err()
 }
 

@@ -8,21 +8,30 @@
 // reuses the stored links of unchanged pages, and a run that was killed is
 // resumed by the next one, which replays the pages the killed run fetched
 // instead of requesting them again.
+//
+// The state is a cache of what the wiki and the published runs already
+// hold, so it is never a reason to crash or to lie:
+//
+//   - Open takes a lock beside the file (runs sharing a state are
+//     refused with ErrBusy, whatever their output folder), checks the file
+//     (SQLite's quick_check), and moves a damaged one aside, starting a
+//     fresh state: Store.Damage says what was moved and why.
+//   - Every stored copy carries a checksum checked on read: a copy that
+//     fails it is missing (fetched again), never used.
+//   - A write that fails is counted, never dropped silently: Store.Err
+//     says how many writes were lost and why, and the run that sees it is
+//     not complete.
 package store
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
+	"os"
 	"sync"
 	"time"
 
 	_ "modernc.org/sqlite"
-
-	"github.com/topicrank/topicrank/stages/crawl"
 )
 
 const schema = `
@@ -30,7 +39,7 @@ CREATE TABLE IF NOT EXISTS runs (
 	run_id   TEXT PRIMARY KEY,
 	started  TEXT NOT NULL,
 	finished TEXT,              -- NULL while running, or if the run was killed
-	status   TEXT NOT NULL,     -- running, complete, partial
+	status   TEXT NOT NULL,     -- running, interrupted, complete, partial, failed
 	tick     INTEGER NOT NULL DEFAULT 0, -- the revisit clock: runs before this one (package revisit)
 	requests INTEGER NOT NULL DEFAULT 0, -- requests spent, those of the run it resumes included
 	server_now REAL NOT NULL DEFAULT 0   -- the newest Last-Modified date the run saw, days since 1970
@@ -49,7 +58,8 @@ CREATE TABLE IF NOT EXISTS pages (
 	fetches       INTEGER NOT NULL DEFAULT 1,
 	content_changes   INTEGER NOT NULL DEFAULT 0,
 	structure_changes INTEGER NOT NULL DEFAULT 0,
-	history TEXT NOT NULL DEFAULT '' -- JSON revisit.History: visits, changes, intervals
+	history TEXT NOT NULL DEFAULT '', -- JSON revisit.History: visits, changes, intervals
+	checksum TEXT NOT NULL DEFAULT '' -- of the stored copy (checksum in pages.go)
 );
 CREATE TABLE IF NOT EXISTS missing (
 	key        TEXT PRIMARY KEY,  -- a page whose last answer was 404 or 410
@@ -61,6 +71,7 @@ CREATE TABLE IF NOT EXISTS missing (
 const (
 	StatusRunning     = "running"
 	StatusInterrupted = "interrupted" // stopped by a signal: the next run resumes it
+	StatusFailed      = "failed"      // ended by an error: not resumed
 )
 
 // MaxResumeAge bounds how old an interrupted run may be and still be
@@ -70,7 +81,10 @@ const MaxResumeAge = 12 * time.Hour
 
 // Store is one job's crawl state.
 type Store struct {
+	path    string
 	db      *sql.DB
+	unlock  func()
+	damage  *Damage
 	runID   string
 	resumes string  // the interrupted run this one continues, or ""
 	tick    int     // the revisit clock: this run's tick
@@ -82,72 +96,80 @@ type Store struct {
 	load, save, touch, missing, saveMissing, found, counters *sql.Stmt
 	history, requests, serverNow                             *sql.Stmt
 
-	// Writes are batched in one transaction, committed every batchWrites
-	// writes and when the run finishes; every use of the one connection
-	// goes through it while it is open.
-	mu     sync.Mutex
-	tx     *sql.Tx
-	began  time.Time // of tx
-	writes int
+	// Writes are batched in one transaction (write.go); every use of the
+	// one connection goes through mu while it is open.
+	mu      sync.Mutex
+	tx      *sql.Tx
+	began   time.Time // of tx
+	writes  int
+	lost    int   // writes that never reached the file
+	lostErr error // the first cause
+	corrupt error // the first sign of a damaged file seen while running
+	bad     int   // stored copies that failed their checksum
 }
 
-// A transaction holds at most batchWrites writes and batchAge of
-// crawling. A run killed before a commit loses the state of the pages
-// since: the run that resumes it fetches them again (and gives the same
-// graph).
-const (
-	batchWrites = 64
-	batchAge    = 5 * time.Second
-)
+// Damage describes a state file found damaged and moved aside.
+type Damage struct {
+	Aside string // where the damaged file now is
+	Err   error  // what was wrong with it
+}
 
-// write runs a write statement in the open transaction, beginning one if
-// none is, and commits every batchWrites writes.
-func (s *Store) write(st *sql.Stmt, args ...any) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.tx == nil {
-		tx, err := s.db.Begin()
-		if err != nil {
-			return err
+// Open opens (creating if needed) the state file at path and starts run
+// runID in it. If the previous run was killed or interrupted, this run
+// resumes it. A damaged file is moved aside and a fresh state started
+// (Damage reports it); a state locked by another run is ErrBusy.
+func Open(path, runID string) (*Store, error) {
+	unlock, err := lock(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(path, runID)
+	if cause := err; err != nil && unsound(err) {
+		var aside string
+		if aside, err = moveAside(path, time.Now()); err == nil {
+			if s, err = open(path, runID); err == nil {
+				s.damage = &Damage{Aside: aside, Err: cause}
+			}
 		}
-		s.tx, s.began = tx, time.Now()
 	}
-	if _, err := s.tx.Stmt(st).Exec(args...); err != nil {
-		return err
+	if err != nil {
+		unlock()
+		return nil, fmt.Errorf("crawl state %s: %w", path, err)
 	}
-	if s.writes++; s.writes >= batchWrites || time.Since(s.began) >= batchAge {
-		return s.commit()
-	}
-	return nil
+	s.unlock = unlock
+	return s, nil
 }
 
-// sync commits the writes so far.
-func (s *Store) sync() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.commit()
+// open opens the file at path, checks it and starts the run.
+func open(path, runID string) (*Store, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a file")
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1) // SQLite writes one at a time anyway
+	s := &Store{path: path, db: db, runID: runID}
+	err = s.check()
+	if err == nil {
+		err = s.begin()
+	}
+	if err == nil {
+		err = s.prepare()
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
-// read runs a query of one row, in the open transaction if there is one,
-// and scans it.
-func (s *Store) read(st *sql.Stmt, args []any, dest ...any) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.tx != nil {
-		st = s.tx.Stmt(st)
-	}
-	return st.QueryRow(args...).Scan(dest...)
-}
+// Damage reports the damaged file Open moved aside (nil if none).
+func (s *Store) Damage() *Damage { return s.damage }
 
-// commit commits the open transaction, if any; s.mu is held.
-func (s *Store) commit() error {
-	if s.tx == nil {
-		return nil
-	}
-	err := s.tx.Commit()
-	s.tx, s.writes = nil, 0
-	return err
-}
+// Path is the state file's path.
+func (s *Store) Path() string { return s.path }
 
 // prepare prepares the statements of s.
 func (s *Store) prepare() error {
@@ -155,7 +177,7 @@ func (s *Store) prepare() error {
 		stmt **sql.Stmt
 		sql  string
 	}{
-		{&s.load, `SELECT run_id, fetched_at, etag, last_modified, content_hash, bytes, doc FROM pages WHERE key = ? AND digest = ?`},
+		{&s.load, `SELECT run_id, fetched_at, etag, last_modified, content_hash, structure, bytes, doc, checksum FROM pages WHERE key = ? AND digest = ?`},
 		{&s.history, `SELECT content_hash, structure, history FROM pages WHERE key = ?`},
 		{&s.requests, `UPDATE runs SET requests = ? WHERE run_id = ?`},
 		{&s.serverNow, `UPDATE runs SET server_now = max(server_now, ?) WHERE run_id = ?`},
@@ -176,36 +198,20 @@ func (s *Store) prepare() error {
 	return nil
 }
 
-// Open opens (creating if needed) the state file at path and starts run
-// runID in it. If the previous run never finished, this run resumes it.
-func Open(path, runID string) (*Store, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)")
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1) // SQLite writes one at a time anyway
-	s := &Store{db: db, runID: runID}
-	if err := s.begin(); err == nil {
-		err = s.prepare()
-	}
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("crawl state %s: %w", path, err)
-	}
-	return s, nil
-}
-
 // schemaVersion is kept in SQLite's user_version. The state is a cache of
 // what the web said: a file of an unknown version is rebuilt; version 1
 // gains the columns of change history (its pages start their history at
-// their next visit).
-const schemaVersion = 2
+// their next visit); version 2 gains checksums, computed once from the
+// copies it holds.
+const schemaVersion = 3
 
 var migrations = map[int]string{
 	1: `ALTER TABLE pages ADD COLUMN history TEXT NOT NULL DEFAULT '';
 		ALTER TABLE runs ADD COLUMN tick INTEGER NOT NULL DEFAULT 0;
 		ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
-		ALTER TABLE runs ADD COLUMN server_now REAL NOT NULL DEFAULT 0;`,
+		ALTER TABLE runs ADD COLUMN server_now REAL NOT NULL DEFAULT 0;
+		ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';`,
+	2: `ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';`,
 }
 
 func (s *Store) begin() error {
@@ -215,6 +221,9 @@ func (s *Store) begin() error {
 	}
 	if m, ok := migrations[version]; ok {
 		if _, err := s.db.Exec(m); err != nil {
+			return err
+		}
+		if err := s.sumAll(); err != nil {
 			return err
 		}
 	} else if version != schemaVersion {
@@ -228,9 +237,10 @@ func (s *Store) begin() error {
 	if _, err := s.db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
 		return err
 	}
+	// The last run is the last inserted, whatever the clock said.
 	var last, status, started string
 	var tick, requests int
-	err := s.db.QueryRow(`SELECT run_id, status, started, tick, requests FROM runs ORDER BY started DESC, run_id DESC LIMIT 1`).
+	err := s.db.QueryRow(`SELECT run_id, status, started, tick, requests FROM runs ORDER BY rowid DESC LIMIT 1`).
 		Scan(&last, &status, &started, &tick, &requests)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -256,95 +266,30 @@ func (s *Store) begin() error {
 // Resumes returns the interrupted run this run continues ("" if none).
 func (s *Store) Resumes() string { return s.resumes }
 
-// Finish records how the run ended (StatusInterrupted, or any other word
-// such as "complete") and closes the store.
+// Finish records how the run ended (StatusInterrupted, StatusFailed, or
+// any other word such as "complete") and closes the store. A store that
+// showed signs of damage while running is moved aside once closed, so the
+// next run starts from a fresh one instead of failing the same way.
 func (s *Store) Finish(status string) error {
 	err := s.sync()
 	if err == nil {
-		_, err = s.db.Exec(`UPDATE runs SET finished = ?, status = ? WHERE run_id = ?`,
+		err = s.exec(`UPDATE runs SET finished = ?, status = ? WHERE run_id = ?`,
 			time.Now().UTC().Format(time.RFC3339Nano), status, s.runID)
+	}
+	if err != nil {
+		err = fmt.Errorf("crawl state %s: recording the run's end: %w", s.path, describe(err))
 	}
 	if cerr := s.db.Close(); err == nil {
 		err = cerr
 	}
+	if s.corrupt != nil {
+		if aside, merr := moveAside(s.path, time.Now()); merr == nil {
+			s.damage = &Damage{Aside: aside, Err: s.corrupt}
+		}
+	}
+	if s.unlock != nil {
+		s.unlock()
+		s.unlock = nil
+	}
 	return err
-}
-
-// Load implements crawl.State.
-func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
-	var st crawl.Stored
-	var run, at, doc string
-	err := s.read(s.load, []any{key, digest}, &run, &at, &st.ETag, &st.LastModified, &st.Hash, &st.Bytes, &doc)
-	if err != nil || json.Unmarshal([]byte(doc), &st.Doc) != nil {
-		return crawl.Stored{}, false, false
-	}
-	st.FetchedAt, _ = time.Parse(time.RFC3339Nano, at)
-	replay := s.resumes != "" && run == s.resumes
-	return st, replay, true
-}
-
-// Save implements crawl.State: it stores the page as fetched by this run
-// and counts content and structure changes against what was stored.
-func (s *Store) Save(key, digest string, st crawl.Stored) error {
-	doc, err := json.Marshal(st.Doc)
-	if err != nil {
-		return err
-	}
-	if err := s.write(s.found, key); err != nil {
-		return err
-	}
-	h, err := s.observe(key, st.Hash, strconv.FormatUint(st.Doc.Structure, 16), st.Doc.Relevance, st.LastModified)
-	if err != nil {
-		return err
-	}
-	return s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
-		strconv.FormatUint(st.Doc.Structure, 16), st.Bytes, string(doc), h)
-}
-
-const saveSQL = `
-INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc, history)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (key) DO UPDATE SET
-	run_id = excluded.run_id, fetched_at = excluded.fetched_at, digest = excluded.digest,
-	etag = excluded.etag, last_modified = excluded.last_modified, bytes = excluded.bytes, doc = excluded.doc,
-	history = excluded.history,
-	fetches = fetches + 1,
-	content_changes = content_changes + (content_hash != excluded.content_hash),
-	structure_changes = structure_changes + (structure != excluded.structure),
-	content_hash = excluded.content_hash, structure = excluded.structure`
-
-// Touch implements crawl.State: this run found key unchanged (a 304
-// giving lastModified).
-func (s *Store) Touch(key, lastModified string) error {
-	h, err := s.observe(key, "", "", math.NaN(), lastModified)
-	if err != nil {
-		return err
-	}
-	return s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), h, key)
-}
-
-// Requests implements crawl.State: the run has spent n requests so far,
-// those of the run it resumes included.
-func (s *Store) Requests(n int) error { return s.write(s.requests, n, s.runID) }
-
-// Missing implements crawl.State.
-func (s *Store) Missing(key string) (int, time.Time, bool) {
-	var status int
-	var at string
-	if s.read(s.missing, []any{key}, &status, &at) != nil {
-		return 0, time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, at)
-	return status, t, err == nil
-}
-
-// SaveMissing implements crawl.State.
-func (s *Store) SaveMissing(key string, status int) error {
-	return s.write(s.saveMissing, key, status, time.Now().UTC().Format(time.RFC3339Nano))
-}
-
-// Counters returns a page's fetch and change counts.
-func (s *Store) Counters(key string) (fetches, contentChanges, structureChanges int, err error) {
-	err = s.read(s.counters, []any{key}, &fetches, &contentChanges, &structureChanges)
-	return
 }

@@ -54,8 +54,7 @@ func TestSaveLoadAndCounters(t *testing.T) {
 	// r2 is killed: no Finish, E's write not yet committed (what a dying
 	// process leaves: the open transaction is gone, the file unlocked). The
 	// next run replays r2's committed pages only, and fetches E again.
-	s.tx.Rollback()
-	s.db.Close()
+	kill(s)
 	s, err = Open(path, "r3")
 	if err != nil {
 		t.Fatal(err)
@@ -94,4 +93,14 @@ func TestOtherSchemaIsRebuilt(t *testing.T) {
 	if _, _, ok := s.Load("/wiki/A", "d"); ok {
 		t.Error("a page survived the rebuild of a state file of another version")
 	}
+}
+
+// kill leaves s as a killed process would: the open transaction gone, the
+// file and its lock released, no end recorded.
+func kill(s *Store) {
+	if s.tx != nil {
+		s.tx.Rollback()
+	}
+	s.db.Close()
+	s.unlock()
 }

@@ -1,0 +1,159 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"modernc.org/sqlite"
+)
+
+// ErrBusy is returned by Open when another run holds the state.
+var ErrBusy = errors.New("the crawl state is in use by another run")
+
+// lock takes an exclusive lock on path+".lock", so that two runs never
+// share a state, whatever their output folders. The lock dies with the
+// process.
+func lock(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("crawl state %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("crawl state %s: %w (its lock %s is held: another run of this job, perhaps with another -out, is under way; wait for it, or give this run a state_dir of its own)",
+			path, ErrBusy, f.Name())
+	}
+	return func() { f.Close() }, nil
+}
+
+// SQLite's primary result codes that say a file is not a sound database.
+const (
+	sqliteCorrupt = 11
+	sqliteFull    = 13
+	sqliteNotADB  = 26
+)
+
+func code(err error) int {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		return e.Code() & 0xff
+	}
+	return 0
+}
+
+// isDamage says whether err shows the file damaged (rather than, say, a
+// full disk or a permission problem).
+func isDamage(err error) bool {
+	var c checkError
+	return errors.As(err, &c) || code(err) == sqliteCorrupt || code(err) == sqliteNotADB
+}
+
+// unsound says whether an error opening a state shows the file itself
+// unsound, so that moving it aside is the cure: any error but those of
+// the machine (permissions, a full disk, locks, I/O, memory).
+func unsound(err error) bool {
+	if isDamage(err) {
+		return true
+	}
+	if errors.Is(err, os.ErrPermission) {
+		return false
+	}
+	switch code(err) {
+	case 0, 3, 5, 6, 7, 8, 10, sqliteFull, 14: // PERM BUSY LOCKED NOMEM READONLY IOERR FULL CANTOPEN
+		return false
+	}
+	return true
+}
+
+// describe adds what an operator can do to SQLite's terse errors.
+func describe(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case code(err) == sqliteFull || errors.Is(err, syscall.ENOSPC):
+		return fmt.Errorf("the disk is full: %w", err)
+	case isDamage(err):
+		return fmt.Errorf("the file is damaged: %w", err)
+	}
+	return err
+}
+
+// checkError is a failed quick_check.
+type checkError struct{ problems []string }
+
+func (e checkError) Error() string {
+	return "integrity check failed: " + strings.Join(e.problems, "; ")
+}
+
+// check runs SQLite's quick_check: the b-trees, their pages and records
+// are sound (linear in the file's size, a fraction of a second for a
+// state of tens of thousands of pages).
+func (s *Store) check() error {
+	rows, err := s.db.Query(`PRAGMA quick_check(5)`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return err
+		}
+		if p != "ok" {
+			problems = append(problems, p)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return checkError{problems}
+	}
+	return nil
+}
+
+// Check opens the state file at path read-only and reports whether it is
+// sound: SQLite's integrity check and every stored copy's checksum. It
+// takes no lock and changes nothing (runner verify).
+func Check(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return err
+	}
+	s, err := openReadOnly(path)
+	if err != nil {
+		return err
+	}
+	defer s.db.Close()
+	if err := s.check(); err != nil {
+		return describe(err)
+	}
+	bad, err := s.verifyAll()
+	if err != nil {
+		return describe(err)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of its stored copies failed their checksums (the next run fetches them again)", bad)
+	}
+	return nil
+}
+
+// moveAside renames a damaged state file (and its WAL and shared-memory
+// files) to path.damaged-<time>, out of the way of a fresh one. It never
+// deletes: the operator may want to look at it.
+func moveAside(path string, now time.Time) (string, error) {
+	aside := path + ".damaged-" + now.UTC().Format("20060102T150405.000Z")
+	if err := os.Rename(path, aside); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("moving the damaged state aside: %w", err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Rename(path+suffix, aside+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("moving the damaged state aside: %w", err)
+		}
+	}
+	return aside, nil
+}

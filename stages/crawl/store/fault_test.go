@@ -1,0 +1,183 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
+)
+
+// bigStored returns a stored copy of 20 links, about 1 KB.
+func bigStored(i int) crawl.Stored {
+	links := make([]page.Link, 20)
+	for j := range links {
+		links[j] = page.Link{Key: fmt.Sprintf("/wiki/Page_%d_%d", i, j), Weight: 0.5}
+	}
+	return crawl.Stored{ETag: fmt.Sprintf(`"e%d"`, i), Hash: fmt.Sprintf("h%d", i), Bytes: 1000,
+		Doc: page.Document{Canonical: fmt.Sprintf("/wiki/Page_%d", i), Title: "Page", Structure: uint64(i), Links: links}}
+}
+
+// writeState makes a finished state of n pages at path.
+func writeState(t testing.TB, path string, n int) {
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := s.Save(fmt.Sprintf("/wiki/Page_%d", i), "d", bigStored(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Finish("complete"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A damaged file (cut in half, random bytes at its start or in its
+// middle) is moved aside with its time, and the run goes on from a fresh
+// state; nothing panics and no call fails for it.
+func TestOpenDamagedState(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(b []byte) []byte
+	}{
+		{"cut in half", func(b []byte) []byte { return b[:len(b)/2] }},
+		{"random first 3 KB", func(b []byte) []byte { fill(b[:3072], 1); return b }},
+		{"random 64 KiB in the middle", func(b []byte) []byte { fill(b[len(b)/2-32768:len(b)/2+32768], 2); return b }},
+		{"not a database", func([]byte) []byte { return []byte("hello, world\n") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "state.sqlite")
+			writeState(t, path, 400)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) < 256<<10 {
+				t.Fatalf("state of %d bytes: too small for the test", len(b))
+			}
+			os.WriteFile(path, tc.damage(b), 0o644)
+			s, err := Open(path, "r2")
+			if err != nil {
+				t.Fatalf("Open of a damaged state: %v", err)
+			}
+			d := s.Damage()
+			if d == nil || !strings.HasPrefix(d.Aside, path+".damaged-") {
+				t.Fatalf("damage = %+v, want the file moved aside", d)
+			}
+			if _, err := os.Stat(d.Aside); err != nil {
+				t.Errorf("the damaged file is not kept: %v", err)
+			}
+			if _, _, ok := s.Load("/wiki/Page_1", "d"); ok {
+				t.Error("a fresh state has a page")
+			}
+			if err := s.Save("/wiki/New", "d", bigStored(1)); err != nil {
+				t.Error(err)
+			}
+			if _, err := s.Histories(); err != nil {
+				t.Error(err)
+			}
+			if err := s.Finish("complete"); err != nil {
+				t.Error(err)
+			}
+			if err := Check(path); err != nil {
+				t.Errorf("the fresh state: %v", err)
+			}
+		})
+	}
+}
+
+func fill(b []byte, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, seed))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+}
+
+// One byte changed in a stored link list, which SQLite's own checks
+// cannot see, makes the copy missing: fetched again, never used.
+func TestStoredCopyChecksum(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.sqlite")
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stored("h", 1)
+	st.Doc.Links = []page.Link{{Key: "/wiki/Port", Weight: 1}}
+	s.Save("/wiki/Seattle", "d", st)
+	s.Save("/wiki/Other", "d", stored("o", 1))
+	s.exec(`UPDATE pages SET doc = replace(doc, '/wiki/Port', '/wiki/Pork') WHERE key = '/wiki/Seattle'`)
+	if _, _, ok := s.Load("/wiki/Seattle", "d"); ok {
+		t.Error("a stored copy that fails its checksum was used")
+	}
+	if _, _, ok := s.Load("/wiki/Other", "d"); !ok {
+		t.Error("a sound copy was refused")
+	}
+	if s.Rejected() != 1 {
+		t.Errorf("Rejected = %d, want 1", s.Rejected())
+	}
+	s.Finish("complete")
+	if err := Check(path); err == nil || !strings.Contains(err.Error(), "1 of its stored copies") {
+		t.Errorf("Check = %v, want one copy failing", err)
+	}
+}
+
+// A second run on the same state is refused while the first holds it.
+func TestStateLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.sqlite")
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path, "r2"); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), path) {
+		t.Errorf("second Open: %v, want ErrBusy naming the file", err)
+	}
+	s.Finish("complete")
+	s, err = Open(path, "r3")
+	if err != nil {
+		t.Fatalf("after the first finished: %v", err)
+	}
+	if s.Resumes() != "" {
+		t.Errorf("resumes %q", s.Resumes())
+	}
+	s.Finish("complete")
+}
+
+// A full disk loses writes; every one is counted and the cause named.
+func TestFullDiskCountsLostWrites(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=256k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs here: %v", err)
+	}
+	defer syscall.Unmount(dir, 0)
+	path := filepath.Join(dir, "state.sqlite")
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for i := range 1000 {
+		if err := s.Save(fmt.Sprintf("/wiki/Page_%d", i), "d", bigStored(i)); err != nil {
+			failed++
+		}
+	}
+	err = s.Err()
+	if err == nil || !strings.Contains(err.Error(), "disk is full") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Err = %v, want the disk full, naming the file", err)
+	}
+	if failed == 0 || s.lost < failed {
+		t.Errorf("%d Saves failed but %d writes counted lost", failed, s.lost)
+	}
+	s.Finish(StatusFailed)
+	// What the state kept is whole.
+	if err := Check(path); err != nil {
+		t.Errorf("after a full disk: %v", err)
+	}
+}

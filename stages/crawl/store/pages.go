@@ -1,0 +1,179 @@
+package store
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+)
+
+// checksum is the stored copy's checksum: every field a re-crawl trusts
+// (what the links were made with, the validators, the hash, the links),
+// so that a changed byte anywhere in them makes the copy missing.
+func checksum(key, digest, etag, lastModified, hash, structure string, bytes int, doc string) string {
+	h := sha256.New()
+	for _, f := range []string{key, digest, etag, lastModified, hash, structure, strconv.Itoa(bytes), doc} {
+		h.Write([]byte(strconv.Itoa(len(f))))
+		h.Write([]byte{':'})
+		h.Write([]byte(f))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// Load implements crawl.State. A copy whose checksum fails is missing.
+func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
+	var st crawl.Stored
+	var run, at, structure, doc, sum string
+	err := s.read(s.load, []any{key, digest}, &run, &at, &st.ETag, &st.LastModified, &st.Hash, &structure, &st.Bytes, &doc, &sum)
+	if err != nil {
+		return crawl.Stored{}, false, false
+	}
+	if sum != checksum(key, digest, st.ETag, st.LastModified, st.Hash, structure, st.Bytes, doc) ||
+		json.Unmarshal([]byte(doc), &st.Doc) != nil {
+		s.mu.Lock()
+		s.bad++
+		s.mu.Unlock()
+		return crawl.Stored{}, false, false
+	}
+	st.FetchedAt, _ = time.Parse(time.RFC3339Nano, at)
+	replay := s.resumes != "" && run == s.resumes
+	return st, replay, true
+}
+
+// Save implements crawl.State: it stores the page as fetched by this run
+// and counts content and structure changes against what was stored.
+func (s *Store) Save(key, digest string, st crawl.Stored) error {
+	b, err := json.Marshal(st.Doc)
+	if err != nil {
+		return err
+	}
+	doc, structure := string(b), strconv.FormatUint(st.Doc.Structure, 16)
+	if err := s.write(s.found, key); err != nil {
+		return err
+	}
+	h, err := s.observe(key, st.Hash, structure, st.Doc.Relevance, st.LastModified)
+	if err != nil {
+		return err
+	}
+	return s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
+		structure, st.Bytes, doc, h, checksum(key, digest, st.ETag, st.LastModified, st.Hash, structure, st.Bytes, doc))
+}
+
+const saveSQL = `
+INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc, history, checksum)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET
+	run_id = excluded.run_id, fetched_at = excluded.fetched_at, digest = excluded.digest,
+	etag = excluded.etag, last_modified = excluded.last_modified, bytes = excluded.bytes, doc = excluded.doc,
+	history = excluded.history, checksum = excluded.checksum,
+	fetches = fetches + 1,
+	content_changes = content_changes + (content_hash != excluded.content_hash),
+	structure_changes = structure_changes + (structure != excluded.structure),
+	content_hash = excluded.content_hash, structure = excluded.structure`
+
+// Touch implements crawl.State: this run found key unchanged (a 304
+// giving lastModified).
+func (s *Store) Touch(key, lastModified string) error {
+	h, err := s.observe(key, "", "", math.NaN(), lastModified)
+	if err != nil {
+		return err
+	}
+	return s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), h, key)
+}
+
+// Requests implements crawl.State: the run has spent n requests so far,
+// those of the run it resumes included.
+func (s *Store) Requests(n int) error { return s.write(s.requests, n, s.runID) }
+
+// Missing implements crawl.State.
+func (s *Store) Missing(key string) (int, time.Time, bool) {
+	var status int
+	var at string
+	if s.read(s.missing, []any{key}, &status, &at) != nil {
+		return 0, time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
+	return status, t, err == nil && (status == 404 || status == 410)
+}
+
+// SaveMissing implements crawl.State.
+func (s *Store) SaveMissing(key string, status int) error {
+	return s.write(s.saveMissing, key, status, time.Now().UTC().Format(time.RFC3339Nano))
+}
+
+// Counters returns a page's fetch and change counts.
+func (s *Store) Counters(key string) (fetches, contentChanges, structureChanges int, err error) {
+	err = s.read(s.counters, []any{key}, &fetches, &contentChanges, &structureChanges)
+	return
+}
+
+// sumAll gives every stored copy its checksum (a migration from a version
+// without them: the copies are trusted once, as they were before).
+func (s *Store) sumAll() error {
+	rows, err := s.db.Query(`SELECT key, digest, etag, last_modified, content_hash, structure, bytes, doc FROM pages WHERE checksum = ''`)
+	if err != nil {
+		return err
+	}
+	type row struct{ key, sum string }
+	var sums []row
+	for rows.Next() {
+		var key, digest, etag, lm, hash, structure, doc string
+		var bytes int
+		if err := rows.Scan(&key, &digest, &etag, &lm, &hash, &structure, &bytes, &doc); err != nil {
+			rows.Close()
+			return err
+		}
+		sums = append(sums, row{key, checksum(key, digest, etag, lm, hash, structure, bytes, doc)})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	for _, r := range sums {
+		if _, err := tx.Exec(`UPDATE pages SET checksum = ? WHERE key = ?`, r.sum, r.key); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// verifyAll counts the stored copies whose checksum fails.
+func (s *Store) verifyAll() (int, error) {
+	rows, err := s.db.Query(`SELECT key, digest, etag, last_modified, content_hash, structure, bytes, doc, checksum FROM pages`)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	bad := 0
+	for rows.Next() {
+		var key, digest, etag, lm, hash, structure, doc, sum string
+		var bytes int
+		if err := rows.Scan(&key, &digest, &etag, &lm, &hash, &structure, &bytes, &doc, &sum); err != nil {
+			return 0, err
+		}
+		if sum != checksum(key, digest, etag, lm, hash, structure, bytes, doc) {
+			bad++
+		}
+	}
+	return bad, rows.Err()
+}
+
+// openReadOnly opens the file at path for reading only, without a lock.
+func openReadOnly(path string) (*Store, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return &Store{path: path, db: db}, nil
+}

@@ -117,35 +117,35 @@ func setLatest(dir, runID string) error {
 	return syncDir(dir)
 }
 
-// Latest returns the id of the job's newest complete run ("" if none).
+// Latest returns the id of the job's newest complete run ("" if none),
+// as its catalogue says; an error when LATEST is damaged.
 func Latest(root, job string) (string, error) {
-	dir, err := jobDir(root, job)
+	c, err := ReadCatalog(root, job)
 	if err != nil {
 		return "", err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, latestFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
-	return strings.TrimSpace(string(b)), err
+	return c.Latest, c.Damaged
 }
 
-// prune keeps the newest keep published runs (0 keeps all), never removing
-// the one LATEST names.
-func prune(dir string, keep int, latest string) error {
+// prune keeps the newest keep complete runs and the newest keep partial
+// runs of the job in dir (0 keeps all). The run LATEST names is the newest
+// complete run of the catalogue, so it is never removed.
+func prune(dir string, keep int) error {
 	if keep <= 0 {
 		return nil
 	}
-	runs, err := publishedRuns(dir)
+	c, err := readCatalog(dir)
 	if err != nil {
 		return err
 	}
-	for i := 0; i < len(runs)-keep; i++ {
-		if runs[i] == latest {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(dir, runs[i])); err != nil {
-			return err
+	for _, runs := range [][]string{c.Complete, c.Partial} {
+		for i := 0; i < len(runs)-keep; i++ {
+			if runs[i] == c.Latest {
+				continue
+			}
+			if err := os.RemoveAll(c.Find(runs[i])); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -194,26 +194,47 @@ func syncDir(dir string) error {
 
 // FindRun returns the directory and manifest of a published run of job:
 // runID, complete or partial, or the newest complete run when runID is "".
+// Errors name what is missing or damaged, and the runs there are.
 func FindRun(root, job, runID string) (string, *Manifest, error) {
+	c, err := ReadCatalog(root, job)
+	if err != nil {
+		return "", nil, err
+	}
 	if runID == "" {
-		runs, err := CompleteRuns(root, job)
-		if err != nil {
-			return "", nil, err
-		}
-		if len(runs) == 0 {
+		switch {
+		case c.Damaged != nil:
+			return "", nil, fmt.Errorf("%w; 'runner verify -job %s -repair' rebuilds it", c.Damaged, job)
+		case c.Latest == "":
 			return "", nil, fmt.Errorf("job %q has no complete run under %s: run it first ('runner run -job %s')", job, root, job)
 		}
-		runID = runs[len(runs)-1]
+		runID = c.Latest
 	}
-	dir := filepath.Join(root, job, runID)
-	m, err := ReadManifest(dir)
+	if !runIDPattern.MatchString(runID) {
+		return "", nil, fmt.Errorf("-run %q is not a run id (like 20261121T020000Z)%s", runID, c.listing())
+	}
+	dir := c.Find(runID)
+	if dir == "" {
+		return "", nil, fmt.Errorf("job %q has no run %s%s", job, runID, c.listing())
+	}
+	m, err := readManifest(dir)
 	if err != nil {
-		dir = filepath.Join(root, job, partialDir, runID)
-		if m, err = ReadManifest(dir); err != nil {
-			return "", nil, fmt.Errorf("run %s of job %q: %w", runID, job, err)
-		}
+		return "", nil, fmt.Errorf("run %s of job %q is damaged: %s: %w ('runner verify -job %s' checks every run)",
+			runID, job, filepath.Join(dir, "manifest.json"), err, job)
 	}
 	return dir, m, nil
+}
+
+// listing is ": runs are …" naming the newest runs of c, for errors.
+func (c *Catalog) listing() string {
+	runs := append(append([]string(nil), c.Complete...), c.Partial...)
+	sort.Strings(runs)
+	if len(runs) == 0 {
+		return " (it has none)"
+	}
+	if len(runs) > 10 {
+		runs = append([]string{"…"}, runs[len(runs)-10:]...)
+	}
+	return "; its runs: " + strings.Join(runs, ", ")
 }
 
 // Writable checks that files can be created under dir, creating it. A

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -47,16 +48,20 @@ func NewRunner(outDir string, log *slog.Logger) *Runner {
 func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	fail := func(op string, err error) error { return &Error{Op: op, Job: job.Name, Kind: Failed, Err: err} }
 	m := r.newManifest(job)
-	dir, unlock, err := r.prepare(job, m.RunID)
+	log := r.logger().With("job", job.Name)
+	dir, unlock, err := r.prepare(job, m, log)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	log := r.logger().With("job", job.Name, "run_id", m.RunID)
+	log = log.With("run_id", m.RunID)
 
 	var res *crawl.Result
 	var hist map[string]publish.PageHistory
 	m.timed("crawl", func() { res, err = r.crawl(ctx, job, dir, m, &hist, log) })
+	if KindOf(err) == Busy {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fail("crawl", err)
 	}
@@ -84,7 +89,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	}
 	m.record(res, g, ranks, prev)
 	err = r.publish(dir, m, &publish.Input{Job: job.Name, RunID: m.RunID, Crawl: res, Graph: g, Ranks: ranks,
-		TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev, History: hist, Global: global})
+		TopicRanks: topicRanks, NearDuplicateOf: dupOf, NearDuplicateJaccard: dupSim, Previous: prev, History: hist, Global: global}, log)
 	if err != nil {
 		return nil, fail("publish", err)
 	}
@@ -92,9 +97,6 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		"failed", m.Counts.Failed, "dir", runDir(dir, m.RunID, m.Status))
 	if m.Status != StatusComplete {
 		return m, fail("crawl", fmt.Errorf("run %s is partial: %v", m.RunID, strings.Join(m.Problems, "\n")))
-	}
-	if err := prune(dir, job.Keep, m.RunID); err != nil {
-		log.Warn("retention: could not remove old runs", "err", err)
 	}
 	return m, nil
 }
@@ -119,9 +121,9 @@ func (r *Runner) newManifest(job Job) *Manifest {
 	return m
 }
 
-// prepare makes the job's directory, takes its lock and clears debris of
-// crashed runs.
-func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err error) {
+// prepare makes the job's directory, takes its lock, clears debris of
+// crashed runs, repairs the job's catalogue and gives m its run id.
+func (r *Runner) prepare(job Job, m *Manifest, log *slog.Logger) (dir string, unlock func(), err error) {
 	fail := func(op string, err error) error { return &Error{Op: op, Job: job.Name, Kind: Failed, Err: err} }
 	dir, err = jobDir(r.OutDir, job.Name)
 	if err != nil {
@@ -132,16 +134,23 @@ func (r *Runner) prepare(job Job, runID string) (dir string, unlock func(), err 
 	}
 	unlock, err = lockJob(dir)
 	if err != nil {
-		return "", nil, fail("run", err)
+		return "", nil, &Error{Op: "run", Job: job.Name, Kind: Busy, Err: err}
 	}
 	if err := removeStale(dir); err != nil {
 		unlock()
 		return "", nil, fail("publish", fmt.Errorf("removing stale temporary runs: %w", err))
 	}
-	if _, err := os.Stat(filepath.Join(dir, runID)); err == nil || exists(filepath.Join(dir, partialDir, runID)) {
+	c, err := repair(dir, job.Name, log)
+	if err != nil {
 		unlock()
-		return "", nil, fail("run", fmt.Errorf("run %s already exists; wait a second and run again", runID))
+		return "", nil, fail("publish", fmt.Errorf("repairing the catalogue of runs: %w", err))
 	}
+	id, behind := c.nextRunID(m.Started)
+	if behind != "" {
+		log.Warn("the clock is behind the job's newest run: this run's id follows that run's, so runs stay in the order they were made",
+			"clock", m.Started.Format(time.RFC3339), "newest_run", behind, "run_id", id)
+	}
+	m.RunID = id
 	return dir, unlock, nil
 }
 
@@ -153,40 +162,72 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, hi
 		return nil, err
 	}
 	state, err := store.Open(path, m.RunID)
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrBusy):
+		return nil, &Error{Op: "run", Job: job.Name, Kind: Busy, Err: err}
+	case err != nil:
 		return nil, err
+	}
+	if d := state.Damage(); d != nil {
+		log.Error("crawl state damaged: moved aside, and this run starts from a fresh state (stored copies, conditional requests and change histories restart; nothing published is affected)",
+			"state", path, "moved_to", d.Aside, "err", d.Err)
 	}
 	m.ResumedFrom = state.Resumes()
-	cfg, err := r.CrawlConfig(job, log)
-	if err != nil {
-		state.Finish(StatusPartial)
-		return nil, err
-	}
-	cfg.State = state
-	if cfg.Revisit, m.Revisit, err = planRevisit(job, state, m.Started); err != nil {
-		state.Finish(StatusPartial)
-		return nil, fmt.Errorf("crawl state: planning revisits: %w", err)
-	}
-	res, err := crawl.Crawl(ctx, cfg)
-	if err == nil {
-		if m.Revisit != nil {
-			m.Revisit.account(res)
-		}
-		if *hist, err = pageHistories(state, res); err != nil {
-			err = fmt.Errorf("crawl state: reading histories: %w", err)
-		}
-	}
+	res, err := r.crawlWith(ctx, job, state, m, hist, log)
 	ended := StatusComplete
 	switch {
 	case ctx.Err() != nil:
 		ended = store.StatusInterrupted
-	case err != nil || !res.Complete:
+	case err != nil:
+		ended = store.StatusFailed
+	case !res.Complete:
 		ended = StatusPartial
 	}
-	if serr := state.Finish(ended); err == nil {
+	during := state.Damaged()
+	if serr := state.Finish(ended); err == nil && serr != nil {
 		err = serr
 	}
+	if d := state.Damage(); during != nil && d != nil && res != nil && err == nil {
+		// Damage seen while running: Finish moved the file aside.
+		log.Error("crawl state damaged while running: moved aside; the next run starts from a fresh state", "state", path, "moved_to", d.Aside, "err", during)
+		res.Complete = false
+		res.Problems = append(res.Problems, fmt.Sprintf("crawl state %s is damaged (%v): moved to %s; the next run starts from a fresh state", path, during, d.Aside))
+	}
 	return res, err
+}
+
+// crawlWith crawls job with its opened state and reads the pages'
+// histories from it. Writes the state lost, or damage it showed, make the
+// run partial with their cause: a run is never complete when its state is
+// not what it says.
+func (r *Runner) crawlWith(ctx context.Context, job Job, state *store.Store, m *Manifest, hist *map[string]publish.PageHistory, log *slog.Logger) (*crawl.Result, error) {
+	cfg, err := r.CrawlConfig(job, log)
+	if err != nil {
+		return nil, err
+	}
+	cfg.State = state
+	if cfg.Revisit, m.Revisit, err = planRevisit(job, state, m.Started); err != nil {
+		return nil, fmt.Errorf("crawl state %s: planning revisits: %w", state.Path(), err)
+	}
+	res, err := crawl.Crawl(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if m.Revisit != nil {
+		m.Revisit.account(res)
+	}
+	if n := state.Rejected(); n > 0 {
+		log.Warn("stored copies failed their checksums: fetched again instead", "pages", n, "state", state.Path())
+	}
+	if *hist, err = pageHistories(state, res); err != nil && state.Damaged() == nil {
+		return nil, fmt.Errorf("crawl state %s: reading histories: %w", state.Path(), err)
+	}
+	if err := state.Err(); err != nil {
+		log.Error("crawl state writes lost: the run is partial", "err", err)
+		res.Complete = false
+		res.Problems = append(res.Problems, err.Error())
+	}
+	return res, nil
 }
 
 // statePath is where the job's crawl state lives: in its output
@@ -291,7 +332,7 @@ func (r *Runner) previous(dir string, log *slog.Logger) *publish.Previous {
 // publish writes the run into .tmp/<run_id>, adds the manifest, renames it
 // into place (<run_id>/, or partial/<run_id>/ for a run cut short) and,
 // for a complete run, points LATEST at it; then rewrites runs.parquet.
-func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
+func (r *Runner) publish(dir string, m *Manifest, in *publish.Input, log *slog.Logger) error {
 	tmp := filepath.Join(dir, tmpDir, m.RunID)
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
@@ -324,8 +365,34 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input) error {
 	}
 	if m.Status == StatusComplete {
 		if err := setLatest(dir, m.RunID); err != nil {
-			return err
+			return rollback(dir, m.RunID, err)
 		}
 	}
-	return writeRuns(dir, m.Job)
+	if err := prune(dir, m.Config.Keep); err != nil {
+		log.Warn("retention: could not remove old runs", "err", err)
+	}
+	if err := writeRuns(dir, m.Job); err != nil {
+		return fmt.Errorf("run %s is published, but %s could not be rewritten (the next run repairs it): %w", m.RunID, runsFile, err)
+	}
+	return nil
+}
+
+// rollback takes back a complete run whose LATEST could not be written
+// (cause), so that no reader or glob sees a run that LATEST does not
+// name. If LATEST names it after all (only syncing failed), the run stays.
+// If the rollback is cut short too, the next run of the job finishes the
+// publication (repair).
+func rollback(dir, runID string, cause error) error {
+	os.Remove(filepath.Join(dir, latestFile+".tmp"))
+	if latest, err := os.ReadFile(filepath.Join(dir, latestFile)); err == nil && strings.TrimSpace(string(latest)) == runID {
+		return nil
+	}
+	tmp := filepath.Join(dir, tmpDir, runID)
+	if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err == nil {
+		if err := os.Rename(filepath.Join(dir, runID), tmp); err == nil {
+			os.RemoveAll(tmp)
+			os.Remove(filepath.Join(dir, tmpDir))
+		}
+	}
+	return fmt.Errorf("writing %s: %w (the run is taken back; LATEST still names the previous run)", filepath.Join(dir, latestFile), cause)
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,22 +12,20 @@ import (
 	"github.com/topicrank/topicrank/stages/publish"
 )
 
-// writeRuns rewrites the job's runs.parquet from the manifests of its
-// complete and partial runs, oldest first.
+// writeRuns rewrites the job's runs.parquet from the manifests of the
+// complete and partial runs of its catalogue, oldest first.
 func writeRuns(dir, job string) error {
+	c, err := readCatalog(dir)
+	if err != nil {
+		return err
+	}
 	var rows []publish.RunRow
-	for _, sub := range []string{"", partialDir} {
-		runs, err := publishedRuns(filepath.Join(dir, sub))
+	for _, id := range slices.Concat(c.Complete, c.Partial) {
+		m, err := readManifest(c.Find(id))
 		if err != nil {
-			return err
+			continue // not a run this program wrote whole: leave it out
 		}
-		for _, id := range runs {
-			m, err := readManifest(filepath.Join(dir, sub, id))
-			if err != nil {
-				continue // not a run this program wrote whole: leave it out
-			}
-			rows = append(rows, runRow(m))
-		}
+		rows = append(rows, runRow(m))
 	}
 	slices.SortFunc(rows, func(a, b publish.RunRow) int { return strings.Compare(a.RunID, b.RunID) })
 	return publish.WriteRuns(filepath.Join(dir, runsFile), job, rows)
@@ -35,13 +34,14 @@ func writeRuns(dir, job string) error {
 // ReadManifest reads the manifest.json of the run in runDir.
 func ReadManifest(runDir string) (*Manifest, error) { return readManifest(runDir) }
 
-// CompleteRuns lists the job's complete runs under root, oldest first.
+// CompleteRuns lists the job's complete runs under root, oldest first:
+// those of its catalogue, up to the one LATEST names.
 func CompleteRuns(root, job string) ([]string, error) {
-	dir, err := jobDir(root, job)
+	c, err := ReadCatalog(root, job)
 	if err != nil {
 		return nil, err
 	}
-	return publishedRuns(dir)
+	return c.Complete, nil
 }
 
 func readManifest(runDir string) (*Manifest, error) {
@@ -79,4 +79,43 @@ func runRow(m *Manifest) publish.RunRow {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// wholeRun is the cheap check of a published run: its manifest reads, and
+// every file it lists is there with the size it lists. (runner verify
+// also checks each file's sha256.)
+func wholeRun(runDir string) (*Manifest, error) {
+	m, err := readManifest(runDir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(runDir, "manifest.json"), err)
+	}
+	for _, f := range m.Files {
+		path := filepath.Join(runDir, filepath.FromSlash(f.Path))
+		fi, err := os.Stat(path)
+		switch {
+		case err != nil:
+			return m, err
+		case f.Bytes > 0 && fi.Size() != f.Bytes:
+			return m, fmt.Errorf("%s: %d bytes, the manifest says %d", path, fi.Size(), f.Bytes)
+		}
+	}
+	return m, nil
+}
+
+// writeRunsIfBehind rewrites runs.parquet when a run's manifest is newer
+// than it (a publication stopped between the run and runs.parquet).
+func writeRunsIfBehind(dir, job string) error {
+	fi, err := os.Stat(filepath.Join(dir, runsFile))
+	if err != nil {
+		return writeRuns(dir, job)
+	}
+	for _, sub := range []string{"", partialDir} {
+		runs, _ := publishedRuns(filepath.Join(dir, sub))
+		for _, id := range runs {
+			if m, err := os.Stat(filepath.Join(dir, sub, id, "manifest.json")); err == nil && m.ModTime().After(fi.ModTime()) {
+				return writeRuns(dir, job)
+			}
+		}
+	}
+	return nil
 }

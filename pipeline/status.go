@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -17,6 +16,10 @@ type JobStatus struct {
 	Healthy      bool
 	Reason       string // why not healthy
 	NeverRun     bool   // nothing published yet: a new job, not a failing one
+	// Damaged names what the cheap checks found wrong (LATEST naming no
+	// whole run, a manifest that does not read, a file of the wrong size):
+	// runner verify says more, and -repair mends it.
+	Damaged string
 }
 
 // Status reports each job of cfg from its published runs under root. A
@@ -32,10 +35,11 @@ func Status(root string, cfg *Config, now time.Time) ([]JobStatus, error) {
 	var out []JobStatus
 	for _, job := range cfg.Jobs {
 		st := JobStatus{Job: job.Name, Schedule: job.Schedule, Next: job.NextRun(now), Healthy: true}
-		dir := filepath.Join(root, job.Name)
-		st.LastComplete = newest(dir)
-		st.LastPartial = newest(filepath.Join(dir, partialDir))
-		if job.Schedule != "" {
+		st.LastComplete, st.LastPartial, st.Damaged = newest(root, job.Name)
+		if st.Damaged != "" {
+			st.Healthy, st.Reason = false, "damaged: "+st.Damaged+" ('runner verify -job "+job.Name+" -repair' mends it)"
+		}
+		if job.Schedule != "" && st.Healthy {
 			interval := job.NextRun(st.Next).Sub(st.Next)
 			switch {
 			case st.LastComplete == nil && st.LastPartial == nil:
@@ -52,13 +56,26 @@ func Status(root string, cfg *Config, now time.Time) ([]JobStatus, error) {
 	return out, nil
 }
 
-// newest returns the manifest of the newest run directly in dir.
-func newest(dir string) *Manifest {
-	runs, err := publishedRuns(dir)
-	for i := len(runs) - 1; err == nil && i >= 0; i-- {
-		if m, err := readManifest(filepath.Join(dir, runs[i])); err == nil {
-			return m
-		}
+// newest returns the manifests of the job's newest complete run (the
+// one LATEST names) and newest partial run, and what a cheap check found
+// damaged.
+func newest(root, job string) (complete, partial *Manifest, damaged string) {
+	c, err := ReadCatalog(root, job)
+	if err != nil {
+		return nil, nil, ""
 	}
-	return nil
+	if c.Damaged != nil {
+		damaged = c.Damaged.Error()
+	}
+	if c.Latest != "" {
+		m, err := wholeRun(c.Find(c.Latest))
+		if err != nil {
+			damaged = err.Error()
+		}
+		complete = m
+	}
+	for i := len(c.Partial) - 1; i >= 0 && partial == nil; i-- {
+		partial, _ = readManifest(c.Find(c.Partial[i]))
+	}
+	return complete, partial, damaged
 }

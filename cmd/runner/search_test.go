@@ -57,7 +57,7 @@ func TestSearchCommand(t *testing.T) {
 		{[]string{"-job", "gen", `"unclosed`}, "unterminated quote"},
 		{[]string{"-job", "gen"}, "no query"},
 		{[]string{"tennis"}, "-job is required"},
-		{[]string{"-job", "gen", "-run", "20000101T000000Z", "tennis"}, "run 20000101T000000Z of job \"gen\""},
+		{[]string{"-job", "gen", "-run", "20000101T000000Z", "tennis"}, "job \"gen\" has no run 20000101T000000Z; its runs: "},
 		{[]string{"-job", "nojob", "tennis"}, "nothing published under " + filepath.Join(out, "nojob")},
 		{[]string{"-job", "nojob", "-config", writeJobs(t, jobsYAML), "tennis"}, "no job nojob in "},
 	} {

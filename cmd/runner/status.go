@@ -35,7 +35,11 @@ func cmdStatus(_ context.Context, args []string, stdout, stderr io.Writer) error
 		if s.NeverRun {
 			health = "never run"
 		}
-		if !s.Healthy {
+		switch {
+		case s.Damaged != "":
+			health = "DAMAGED: " + s.Reason
+			broken = append(broken, s.Job)
+		case !s.Healthy:
 			health = "FAILING: " + s.Reason
 			broken = append(broken, s.Job)
 		}
@@ -58,7 +62,7 @@ func cmdStatus(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if len(broken) > 0 {
-		return fmt.Errorf("failing (missed two nights, or never complete): %s", strings.Join(broken, ", "))
+		return fmt.Errorf("failing (missed two nights, never complete, or damaged): %s", strings.Join(broken, ", "))
 	}
 	return nil
 }

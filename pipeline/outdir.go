@@ -262,3 +262,12 @@ func Writable(dir, what string) error {
 	}
 	return &Error{Kind: Invalid, Err: err}
 }
+
+// IsJobName says whether name is a job name (a safe path segment).
+func IsJobName(name string) bool { return jobName.MatchString(name) }
+
+// StateFile is the crawl state's file name.
+const StateFile = stateFile
+
+// StatePath is where job's crawl state lives under the output root.
+func StatePath(root string, job Job) string { return statePath(filepath.Join(root, job.Name), job) }

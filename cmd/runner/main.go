@@ -55,6 +55,9 @@ commands:
            PageRank of an edge list, Parquet edges or Wikimedia's SQL dumps
   migrate  [-out DIR]
            move runs of older layouts into the current one
+  verify   [-out DIR] [-config jobs.yaml] [-job NAME]... [-repair]
+           check published runs (manifests, sha256, LATEST, runs.parquet) and the crawl state;
+           -repair moves damaged ones aside, never deletes
 
 Run 'runner <command> -h' for a command's flags.
 `
@@ -71,6 +74,7 @@ var commands = map[string]func(context.Context, []string, io.Writer, io.Writer) 
 	"status":   cmdStatus,
 	"search":   cmdSearch,
 	"demo":     cmdDemo,
+	"verify":   cmdVerify,
 }
 
 // commandNames returns the commands' names, sorted.

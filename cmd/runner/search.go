@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	iofs "io/fs"
 	"path/filepath"
 	"strings"
 
@@ -58,9 +59,15 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	switch {
 	case errors.As(err, &qe):
 		return usageError{qe.Error()}
+	case errors.Is(err, search.ErrNoIndex) && indexed(m):
+		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Failed,
+			Err: fmt.Errorf("run %s is damaged: its manifest lists a search index, but %s is missing ('runner verify -job %s' checks the run)", m.RunID, filepath.Join(dir, "index"), *job)}
 	case errors.Is(err, search.ErrNoIndex):
 		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Invalid,
 			Err: fmt.Errorf("run %s (%s) has no search index: its job has search_index: false, or it was published before topicrank indexed runs; search a run made with an index", m.RunID, dir)}
+	case err != nil && !errors.Is(err, iofs.ErrPermission):
+		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Failed,
+			Err: fmt.Errorf("%w (the index of run %s may be damaged: 'runner verify -job %s' checks it against the manifest)", err, m.RunID, *job)}
 	case err != nil:
 		return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Failed, Err: err}
 	}
@@ -113,4 +120,14 @@ func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest, args = append(rest, left[0]), left[1:]
 	}
+}
+
+// indexed says whether run m's manifest lists a search index.
+func indexed(m *pipeline.Manifest) bool {
+	for _, f := range m.Files {
+		if strings.HasPrefix(f.Path, "index/") {
+			return true
+		}
+	}
+	return false
 }

@@ -95,9 +95,16 @@ func (m *Metrics) RunStarted(job string) { m.inProgress.WithLabelValues(job).Set
 
 // RunFinished records an ended run from its manifest (nil when the run
 // published nothing).
+//
+// A run that did not start because another held the job (pipeline.Busy)
+// is a skipped tick, not a run.
 func (m *Metrics) RunFinished(job string, man *pipeline.Manifest, err error) {
 	m.inProgress.WithLabelValues(job).Set(0)
 	m.frontier.DeleteLabelValues(job)
+	if pipeline.KindOf(err) == pipeline.Busy {
+		m.TickSkipped(job)
+		return
+	}
 	status := StatusFailed
 	if man != nil {
 		status = man.Status

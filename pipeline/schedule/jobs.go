@@ -106,6 +106,15 @@ func (s *Scheduler) fire(ctx context.Context, name string) {
 		s.Observer.RunStarted(name)
 	}
 	m, err := recovered(log, name, func() (*pipeline.Manifest, error) { return s.Run(ctx, e.job) })
+	if pipeline.KindOf(err) == pipeline.Busy {
+		// Another process (a manual run, another scheduler) holds the job
+		// or its crawl state: this tick is skipped, not failed.
+		log.Warn("tick skipped: another run holds the job", "err", err)
+		if s.Observer != nil {
+			s.Observer.RunFinished(name, nil, err)
+		}
+		return
+	}
 	switch {
 	case err != nil && ctx.Err() != nil && m != nil && m.Status == pipeline.StatusPartial:
 		// Cut short by the stop and published as partial, as designed:

@@ -161,6 +161,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		failures: newFailureLog(cfg.Log, 10*time.Second),
 		cache:    &cache{pages: map[string]fetched{}},
 		wake:     make(chan struct{}, 1),
+		panics:   &panics{},
 	}
 	defer c.fetcher.Close()
 	c.digest = c.extractDigest()
@@ -204,6 +205,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	if c.fb != nil {
 		c.res.FeedbackTerms = c.fb.Added
 	}
+	if c.panics.err != nil {
+		return nil, c.panics.err
+	}
 	return c.res, nil
 }
 
@@ -219,6 +223,7 @@ func (c *crawler) crawl(ctx context.Context) {
 }
 
 type crawler struct {
+	panics  *panics
 	cfg     Config
 	base    string
 	hosts   []string

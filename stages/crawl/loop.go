@@ -85,7 +85,7 @@ func (c *crawler) start(ctx context.Context, key string) chan fetched {
 	c.started[key] = ch
 	c.inflight.Add(1)
 	go func() {
-		ch <- c.fetch(ctx, key)
+		ch <- c.safely(key, func() fetched { return c.fetch(ctx, key) })
 		c.inflight.Add(-1)
 		select { // wake the loop, if it waits, to start another
 		case c.wake <- struct{}{}:

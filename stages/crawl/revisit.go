@@ -78,12 +78,13 @@ func (c *crawler) refetch(ctx context.Context, from int) int {
 		wg.Add(1)
 		go func(key string) {
 			defer func() { <-sem; wg.Done() }()
-			var f fetched
-			if old, replay, have := c.cfg.State.Load(key, c.digest); replay {
-				f = replayed(old)
-			} else {
-				f = c.request(ctx, key, old, have)
-			}
+			f := c.safely(key, func() fetched {
+				old, replay, have := c.cfg.State.Load(key, c.digest)
+				if replay {
+					return replayed(old)
+				}
+				return c.request(ctx, key, old, have)
+			})
 			if f.resp.Class != ClassBudget {
 				c.cache.put(key, f)
 			}
@@ -106,7 +107,7 @@ func carry(old Stored) fetched {
 func (c *crawler) again() *crawler {
 	n := &crawler{
 		cfg: c.cfg, base: c.base, hosts: c.hosts, extract: c.extract, fetcher: c.fetcher, robots: c.robots,
-		digest: c.digest, cache: c.cache, budget: c.budget, reasons: c.reasons, noNew: true, wake: make(chan struct{}, 1),
+		digest: c.digest, cache: c.cache, budget: c.budget, reasons: c.reasons, noNew: true, wake: make(chan struct{}, 1), panics: c.panics,
 		run: map[uint32]int{}, parentRun: map[string]int{},
 		queue: NewQueue(), visited: map[string]uint32{}, started: map[string]chan fetched{},
 		seeds: map[string]bool{}, merged: map[uint32]uint32{}, depth: map[string]int{},

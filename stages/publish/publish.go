@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -141,7 +142,14 @@ func Write(dir string, in *Input) ([]File, error) {
 	// and the core is better spent on the next file meanwhile.
 	var syncs errgroup.Group
 	for i, o := range outputs {
-		g.Go(func() error {
+		g.Go(func() (err error) {
+			// A table's writer runs beyond the caller's recovery: a panic
+			// fails the publication, not the process.
+			defer func() {
+				if p := recover(); p != nil {
+					err = fmt.Errorf("panic writing %s: %v\n%s", o.path, p, debug.Stack())
+				}
+			}()
 			f, file, err := writeUnsynced(dir, o.path, o.write)
 			if err != nil {
 				return err

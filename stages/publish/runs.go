@@ -100,3 +100,12 @@ func runsTable(rows []RunRow) tableSpec {
 		}
 	}}
 }
+
+// ReadRunIDs reads the run ids and statuses a runs.parquet lists, in order.
+func ReadRunIDs(path string) (ids, statuses []string, err error) {
+	err = readTable(path, func(r row) {
+		ids = append(ids, r.mustStr("run_id"))
+		statuses = append(statuses, r.mustStr("status"))
+	})
+	return ids, statuses, err
+}

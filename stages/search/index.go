@@ -9,7 +9,9 @@ package search
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
@@ -125,6 +127,13 @@ var ErrNoIndex = errors.New("the run has no search index")
 func open(dir string) (bleve.Index, error) {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil, ErrNoIndex
+	}
+	// bleve says "metadata missing" of a folder it may not read: name the
+	// real cause.
+	if f, err := os.Open(filepath.Join(dir, "index_meta.json")); errors.Is(err, fs.ErrPermission) {
+		return nil, fmt.Errorf("search index %s: %w", dir, err)
+	} else if err == nil {
+		f.Close()
 	}
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
 	if err != nil {

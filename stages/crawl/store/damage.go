@@ -157,3 +157,15 @@ func moveAside(path string, now time.Time) (string, error) {
 	}
 	return aside, nil
 }
+
+// MoveAside moves the state file at path aside (runner verify -repair),
+// as Open does with one it finds damaged, and returns where it went. It
+// takes the state's lock: a state in use is ErrBusy.
+func MoveAside(path string) (string, error) {
+	unlock, err := lock(path)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	return moveAside(path, time.Now())
+}

@@ -1,0 +1,169 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/topicrank/topicrank/stages/crawl/store"
+	"github.com/topicrank/topicrank/stages/publish"
+)
+
+// Finding is one thing runner verify found wrong.
+type Finding struct {
+	Run      string // "" when not about one run
+	Path     string // the damaged file or folder
+	Problem  string
+	Repaired string // what -repair did ("" if nothing)
+}
+
+// Verify checks every published run of job under root against its
+// manifest (every file there, with its size and sha256), LATEST,
+// runs.parquet and the crawl state at statePath. With repair, it takes
+// the job's lock, moves damaged runs and a damaged state aside (never
+// deleting), and rebuilds LATEST and runs.parquet from the runs left.
+func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding, error) {
+	dir, err := jobDir(root, job)
+	if err != nil {
+		return nil, &Error{Op: "verify", Job: job, Kind: Invalid, Err: err}
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, &Error{Op: "verify", Job: job, Kind: Invalid, Err: fmt.Errorf("nothing published under %s", dir)}
+	}
+	if mend {
+		unlock, err := lockJob(dir)
+		if err != nil {
+			return nil, &Error{Op: "verify", Job: job, Kind: Busy, Err: err}
+		}
+		defer unlock()
+	}
+	c, err := readCatalog(dir)
+	if err != nil {
+		return nil, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
+	}
+	var out []Finding
+	for _, id := range slices.Concat(c.Complete, c.Pending, c.Partial) {
+		runDir := c.Find(id)
+		if runDir == "" {
+			runDir = filepath.Join(dir, id)
+		}
+		if err := checkRun(runDir); err != nil {
+			f := Finding{Run: id, Path: runDir, Problem: err.Error()}
+			if mend {
+				to, err := moveDamaged(dir, id)
+				if err != nil {
+					return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
+				}
+				f.Repaired = "moved to " + to
+			}
+			out = append(out, f)
+		}
+	}
+	if c.Damaged != nil {
+		out = append(out, Finding{Path: filepath.Join(dir, latestFile), Problem: c.Damaged.Error()})
+	}
+	for _, id := range c.Pending {
+		out = append(out, Finding{Run: id, Path: filepath.Join(dir, latestFile),
+			Problem: fmt.Sprintf("run %s is newer than the run LATEST names (%q): a publication cut short", id, c.Latest)})
+	}
+	out = append(out, verifyRuns(dir, c)...)
+	if err := store.Check(statePath); err != nil && !errors.Is(err, os.ErrNotExist) {
+		f := Finding{Path: statePath, Problem: err.Error()}
+		if mend {
+			to, err := store.MoveAside(statePath)
+			if err != nil {
+				return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
+			}
+			f.Repaired = "moved to " + to + "; the next run starts from a fresh state"
+		}
+		out = append(out, f)
+	}
+	if mend && len(out) > 0 {
+		if _, err := repair(dir, job, log); err != nil {
+			return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
+		}
+		if err := writeRuns(dir, job); err != nil {
+			return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
+		}
+		for i := range out {
+			if out[i].Repaired == "" {
+				out[i].Repaired = "LATEST and runs.parquet rebuilt from the runs left"
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkRun checks a run folder against its manifest: every file listed
+// is there with its size and sha256.
+func checkRun(runDir string) error {
+	m, err := wholeRun(runDir)
+	if err != nil {
+		return err
+	}
+	for _, f := range m.Files {
+		path := filepath.Join(runDir, filepath.FromSlash(f.Path))
+		if f.SHA256 == "" {
+			continue
+		}
+		sum, err := fileSHA256(path)
+		if err != nil {
+			return err
+		}
+		if sum != f.SHA256 {
+			return fmt.Errorf("%s: sha256 %s, the manifest says %s", path, sum, f.SHA256)
+		}
+	}
+	return nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// verifyRuns checks that runs.parquet lists exactly the runs of the
+// catalogue, with their statuses.
+func verifyRuns(dir string, c *Catalog) []Finding {
+	path := filepath.Join(dir, runsFile)
+	var want []string
+	for _, id := range slices.Concat(c.Complete, c.Partial) {
+		if m, err := readManifest(c.Find(id)); err == nil {
+			want = append(want, id+" "+m.Status)
+		}
+	}
+	slices.Sort(want)
+	if !exists(path) {
+		if len(want) == 0 {
+			return nil
+		}
+		return []Finding{{Path: path, Problem: "missing"}}
+	}
+	ids, statuses, err := publish.ReadRunIDs(path)
+	if err != nil {
+		return []Finding{{Path: path, Problem: err.Error()}}
+	}
+	var got []string
+	for i := range ids {
+		got = append(got, ids[i]+" "+statuses[i])
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		return []Finding{{Path: path, Problem: fmt.Sprintf("lists %d runs, the folders hold %d: %v against %v", len(got), len(want), got, want)}}
+	}
+	return nil
+}

@@ -67,12 +67,19 @@ func newest(root, job string) (complete, partial *Manifest, damaged string) {
 	if c.Damaged != nil {
 		damaged = c.Damaged.Error()
 	}
-	if c.Latest != "" {
-		m, err := wholeRun(c.Find(c.Latest))
-		if err != nil {
+	// Every complete run is checked, not only the newest: one truncated
+	// table breaks the documented globs for every run.
+	for i := len(c.Complete) - 1; i >= 0; i-- {
+		m, err := wholeRun(c.Find(c.Complete[i]))
+		if err != nil && damaged == "" {
 			damaged = err.Error()
 		}
-		complete = m
+		if c.Complete[i] == c.Latest {
+			complete = m
+		}
+	}
+	if len(c.Pending) > 0 && damaged == "" {
+		damaged = fmt.Sprintf("run %s is newer than the run LATEST names: a publication cut short (the next run finishes it)", c.Pending[len(c.Pending)-1])
 	}
 	for i := len(c.Partial) - 1; i >= 0 && partial == nil; i-- {
 		partial, _ = readManifest(c.Find(c.Partial[i]))

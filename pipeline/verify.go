@@ -47,7 +47,7 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 	if err != nil {
 		return nil, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
 	}
-	var out []Finding
+	out := verifyRuns(dir, c)
 	for _, id := range slices.Concat(c.Complete, c.Pending, c.Partial) {
 		runDir := c.Find(id)
 		if runDir == "" {
@@ -72,7 +72,6 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 		out = append(out, Finding{Run: id, Path: filepath.Join(dir, latestFile),
 			Problem: fmt.Sprintf("run %s is newer than the run LATEST names (%q): a publication cut short", id, c.Latest)})
 	}
-	out = append(out, verifyRuns(dir, c)...)
 	if err := store.Check(statePath); err != nil && !errors.Is(err, os.ErrNotExist) {
 		f := Finding{Path: statePath, Problem: err.Error()}
 		if mend {

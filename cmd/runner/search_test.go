@@ -69,7 +69,9 @@ func TestSearchCommand(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(out, "gen", res.RunID, "index")); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runner(t, "search", "-out", out, "-job", "gen", "tennis"); code != 2 || !strings.Contains(stderr, "has no search index") {
-		t.Errorf("a run without an index: exit %d, %s", code, stderr)
+	// The manifest lists the index: a run whose index is gone is damaged.
+	if code, _, stderr := runner(t, "search", "-out", out, "-job", "gen", "tennis"); code != 1 ||
+		!strings.Contains(stderr, "is damaged: its manifest lists a search index, but "+filepath.Join(out, "gen", res.RunID, "index")+" is missing") {
+		t.Errorf("a run whose index was deleted: exit %d, %s", code, stderr)
 	}
 }

@@ -467,3 +467,19 @@ func TestDamagedOutputsNamed(t *testing.T) {
 	}
 	checkOneTruth(t, r.OutDir, "tennis", fourth.RunID)
 }
+
+// Case 9: a run that meets another's lock on the job is of kind Busy,
+// which the scheduler counts as a skipped tick.
+func TestRunLockedIsBusy(t *testing.T) {
+	r := testRunner(t, etagWiki(t, 50))
+	dir := filepath.Join(r.OutDir, "tennis")
+	os.MkdirAll(dir, 0o755)
+	unlock, err := lockJob(dir) // a manual run, under way
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, err := r.Run(context.Background(), testJob("tennis", 20)); KindOf(err) != Busy || !strings.Contains(err.Error(), filepath.Join(dir, lockFile)) {
+		t.Errorf("run meeting a held lock: %v (kind %v)", err, KindOf(err))
+	}
+}

@@ -185,7 +185,11 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, hi
 	}
 	during := state.Damaged()
 	if serr := state.Finish(ended); err == nil && serr != nil {
-		err = serr
+		// The end is in the state's lock file (the next run does not
+		// resume a run that ended), but the database lacks it.
+		log.Error("crawl state: the run's end not recorded: the run is partial", "err", serr)
+		res.Complete = false
+		res.Problems = append(res.Problems, serr.Error())
 	}
 	if d := state.Damage(); during != nil && d != nil && res != nil && err == nil {
 		// Damage seen while running: Finish moved the file aside.

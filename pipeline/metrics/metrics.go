@@ -64,7 +64,7 @@ func New() *Metrics {
 		notModified:   counter("pages_not_modified_total", "Pages that answered 304 Not Modified to a conditional request.", "job"),
 		replayed:      counter("pages_replayed_total", "Pages replayed from an interrupted run's crawl state without a request.", "job"),
 		stageSeconds:  counter("stage_seconds_total", "Seconds spent in each stage (crawl, graph, rank, publish) of ended runs.", "job", "stage"),
-		skipped:       counter("ticks_skipped_total", "Schedule ticks skipped because the job's previous run was still going.", "job"),
+		skipped:       counter("ticks_skipped_total", "Schedule ticks skipped because a run of the job was still going (in this process or another).", "job"),
 		requests:      counter("http_requests_total", "HTTP requests made, by host and status code (error: no answer).", "host", "code"),
 		responseBytes: counter("http_response_bytes_total", "Bytes of response bodies read, by host.", "host"),
 		reloads:       counter("config_reloads_total", "Reloads of jobs.yaml by result (success, failure).", "result"),

@@ -40,6 +40,8 @@ func TestRunFinished(t *testing.T) {
 	m.RunFinished("seattle", manifest(StatusPartial), io.EOF)
 	m.RunFinished("seattle", nil, io.EOF)
 	m.TickSkipped("seattle")
+	// A run that met another's lock is a skipped tick, not a failed run.
+	m.RunFinished("seattle", nil, &pipeline.Error{Kind: pipeline.Busy, Err: io.EOF})
 	for _, c := range []struct {
 		got, want float64
 		what      string
@@ -56,7 +58,7 @@ func TestRunFinished(t *testing.T) {
 		{testutil.ToFloat64(m.stageSeconds.WithLabelValues("seattle", "crawl")), 160, "crawl seconds"},
 		{testutil.ToFloat64(m.lastSuccess.WithLabelValues("seattle")), float64(manifest("").Finished.Unix()), "last success"},
 		{testutil.ToFloat64(m.inProgress.WithLabelValues("seattle")), 0, "runs in progress"},
-		{testutil.ToFloat64(m.skipped.WithLabelValues("seattle")), 1, "skipped ticks"},
+		{testutil.ToFloat64(m.skipped.WithLabelValues("seattle")), 2, "skipped ticks"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want %v", c.what, c.got, c.want)

@@ -54,8 +54,11 @@ func (r *recorder) Run(ctx context.Context, job pipeline.Job) (*pipeline.Manifes
 			<-r.block
 		}
 	}
-	if job.Seeds[0] == "/wiki/Panic" {
+	switch job.Seeds[0] {
+	case "/wiki/Panic":
 		panic("boom")
+	case "/wiki/Locked": // a manual run of the job holds its lock
+		return nil, &pipeline.Error{Op: "run", Job: job.Name, Kind: pipeline.Busy, Err: errors.New("another run of this job holds its lock")}
 	}
 	return &pipeline.Manifest{Job: job.Name, Status: pipeline.StatusComplete}, nil
 }
@@ -206,6 +209,24 @@ func TestPanicIsAFailedRun(t *testing.T) {
 		if rec.count(rec.ended, "a") != 2 || pipeline.KindOf(err) != pipeline.Failed || !strings.Contains(err.Error(), "last run of a failed") ||
 			!strings.Contains(logs.String(), "run panicked") || !strings.Contains(logs.String(), "goroutine") {
 			t.Errorf("%d runs ended, err %v, logs:\n%s", rec.count(rec.ended, "a"), err, logs)
+		}
+	})
+}
+
+// A tick that meets another process's run of the job (its lock held) is
+// a skipped tick: logged as such, not a failed run, and not a reason for
+// schedule to exit 1.
+func TestLockedTickIsSkipped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec, logs := newRecorder(), &syncBuffer{}
+		cfg := jobsFile(t, filepath.Join(t.TempDir(), "jobs.yaml"), "", "a", "@every 1s")
+		cfg.Jobs[0].Seeds = []string{"/wiki/Locked"}
+		stop := start(newScheduler(t, rec, logs), cfg)
+		time.Sleep(2500 * time.Millisecond)
+		synctest.Wait()
+		err := stop()
+		if err != nil || strings.Contains(logs.String(), "run failed") || strings.Count(logs.String(), "tick skipped: another run holds the job") != 2 {
+			t.Errorf("err %v, logs:\n%s", err, logs)
 		}
 	})
 }

@@ -14,10 +14,18 @@ import (
 // ErrBusy is returned by Open when another run holds the state.
 var ErrBusy = errors.New("the crawl state is in use by another run")
 
-// lock takes an exclusive lock on path+".lock", so that two runs never
-// share a state, whatever their output folders. The lock dies with the
-// process.
-func lock(path string) (unlock func(), err error) {
+// lockFile is path+".lock": held exclusively while a run uses the state,
+// so that two runs never share a state, whatever their output folders
+// (the lock dies with the process). It also records the last run's end,
+// "<run id> <status>", overwritten in place: a run that cannot record its
+// end in the database (a full disk) still records it here, where the
+// bytes are already allocated, so the next run does not resume a run
+// that failed.
+type lockFile struct{ f *os.File }
+
+const endRecord = 64 // bytes: a run id, a status, padding
+
+func lock(path string) (*lockFile, error) {
 	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("crawl state %s: %w", path, err)
@@ -27,8 +35,33 @@ func lock(path string) (unlock func(), err error) {
 		return nil, fmt.Errorf("crawl state %s: %w (its lock %s is held: another run of this job, perhaps with another -out, is under way; wait for it, or give this run a state_dir of its own)",
 			path, ErrBusy, f.Name())
 	}
-	return func() { f.Close() }, nil
+	return &lockFile{f}, nil
 }
+
+// ended returns the run and status the file records ("" if none).
+func (l *lockFile) ended() (runID, status string) {
+	b := make([]byte, endRecord)
+	n, _ := l.f.ReadAt(b, 0)
+	fields := strings.Fields(string(b[:n]))
+	if len(fields) != 2 {
+		return "", ""
+	}
+	return fields[0], fields[1]
+}
+
+// record overwrites the record with runID's status.
+func (l *lockFile) record(runID, status string) error {
+	b := []byte(fmt.Sprintf("%-*s", endRecord-1, runID+" "+status) + "\n")
+	if len(b) != endRecord {
+		return fmt.Errorf("run id %q too long", runID)
+	}
+	if _, err := l.f.WriteAt(b, 0); err != nil {
+		return err
+	}
+	return l.f.Sync()
+}
+
+func (l *lockFile) unlock() { l.f.Close() }
 
 // SQLite's primary result codes that say a file is not a sound database.
 const (
@@ -162,10 +195,10 @@ func moveAside(path string, now time.Time) (string, error) {
 // as Open does with one it finds damaged, and returns where it went. It
 // takes the state's lock: a state in use is ErrBusy.
 func MoveAside(path string) (string, error) {
-	unlock, err := lock(path)
+	l, err := lock(path)
 	if err != nil {
 		return "", err
 	}
-	defer unlock()
+	defer l.unlock()
 	return moveAside(path, time.Now())
 }

@@ -158,6 +158,10 @@ func TestFullDiskCountsLostWrites(t *testing.T) {
 	}
 	defer syscall.Unmount(dir, 0)
 	path := filepath.Join(dir, "state.sqlite")
+	filler := filepath.Join(dir, "filler")
+	if err := os.WriteFile(filler, make([]byte, 64<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s, err := Open(path, "r1")
 	if err != nil {
 		t.Fatal(err)
@@ -176,8 +180,48 @@ func TestFullDiskCountsLostWrites(t *testing.T) {
 		t.Errorf("%d Saves failed but %d writes counted lost", failed, s.lost)
 	}
 	s.Finish(StatusFailed)
-	// What the state kept is whole.
+	// What the state kept is whole, and the run is not resumed.
+	os.Remove(filler)
 	if err := Check(path); err != nil {
 		t.Errorf("after a full disk: %v", err)
+	}
+	s, err = Open(path, "r2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Finish("complete")
+	var status string
+	s.db.QueryRow(`SELECT status FROM runs WHERE run_id = 'r1'`).Scan(&status)
+	if s.Resumes() != "" || status != StatusFailed {
+		t.Errorf("after a failed run: resumes %q, its status %q", s.Resumes(), status)
+	}
+}
+
+// A run whose end reached the lock file but not the database (the
+// database's write failed on a full disk) is not resumed; a killed run,
+// whose lock file still says running, is.
+func TestEndInLockFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.sqlite")
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Save("/wiki/A", "d", stored("a", 1))
+	s.sync()
+	s.lock.record("r1", StatusFailed) // Finish's first step; the rest failed
+	kill(s)
+	if s, err = Open(path, "r2"); err != nil {
+		t.Fatal(err)
+	}
+	if s.Resumes() != "" {
+		t.Errorf("a failed run is resumed")
+	}
+	kill(s) // killed: the lock file says r2 running
+	if s, err = Open(path, "r3"); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Finish("complete")
+	if s.Resumes() != "r2" {
+		t.Errorf("a killed run is not resumed: resumes %q", s.Resumes())
 	}
 }

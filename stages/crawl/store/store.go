@@ -83,7 +83,8 @@ const MaxResumeAge = 12 * time.Hour
 type Store struct {
 	path    string
 	db      *sql.DB
-	unlock  func()
+	lock    *lockFile
+	ended   [2]string // the run and status the lock file recorded at Open
 	damage  *Damage
 	runID   string
 	resumes string  // the interrupted run this one continues, or ""
@@ -119,29 +120,36 @@ type Damage struct {
 // resumes it. A damaged file is moved aside and a fresh state started
 // (Damage reports it); a state locked by another run is ErrBusy.
 func Open(path, runID string) (*Store, error) {
-	unlock, err := lock(path)
+	l, err := lock(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := open(path, runID)
+	var ended [2]string
+	ended[0], ended[1] = l.ended()
+	s, err := open(path, runID, ended)
 	if cause := err; err != nil && unsound(err) {
 		var aside string
 		if aside, err = moveAside(path, time.Now()); err == nil {
-			if s, err = open(path, runID); err == nil {
+			if s, err = open(path, runID, ended); err == nil {
 				s.damage = &Damage{Aside: aside, Err: cause}
 			}
 		}
 	}
-	if err != nil {
-		unlock()
-		return nil, fmt.Errorf("crawl state %s: %w", path, err)
+	if err == nil {
+		if err = l.record(runID, StatusRunning); err != nil {
+			s.db.Close()
+		}
 	}
-	s.unlock = unlock
+	if err != nil {
+		l.unlock()
+		return nil, fmt.Errorf("crawl state %s: %w", path, describe(err))
+	}
+	s.lock = l
 	return s, nil
 }
 
 // open opens the file at path, checks it and starts the run.
-func open(path, runID string) (*Store, error) {
+func open(path, runID string, ended [2]string) (*Store, error) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a file")
 	}
@@ -150,7 +158,7 @@ func open(path, runID string) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1) // SQLite writes one at a time anyway
-	s := &Store{path: path, db: db, runID: runID}
+	s := &Store{path: path, db: db, runID: runID, ended: ended}
 	err = s.check()
 	if err == nil {
 		err = s.begin()
@@ -247,6 +255,13 @@ func (s *Store) begin() error {
 		tick, requests = -1, 0
 	case err != nil:
 		return err
+	case (status == StatusRunning || status == StatusInterrupted) && s.ended[0] == last &&
+		s.ended[1] != StatusRunning && s.ended[1] != StatusInterrupted:
+		// The run ended, but its end never reached the file (a full
+		// disk): the lock file has it. It is not resumed.
+		if _, err := s.db.Exec(`UPDATE runs SET status = ? WHERE run_id = ?`, s.ended[1], last); err != nil {
+			return err
+		}
 	case status == StatusRunning || status == StatusInterrupted:
 		if t, err := time.Parse(time.RFC3339Nano, started); err == nil && time.Since(t) < MaxResumeAge {
 			s.resumes = last
@@ -258,7 +273,10 @@ func (s *Store) begin() error {
 		tick, requests = tick+1, 0
 	}
 	s.tick, s.spent = tick, requests
-	_, err = s.db.Exec(`INSERT INTO runs (run_id, started, status, tick, requests) VALUES (?, ?, ?, ?, ?)`,
+	// A run id seen before (a clock stepped back) starts afresh.
+	_, err = s.db.Exec(`INSERT INTO runs (run_id, started, status, tick, requests) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (run_id) DO UPDATE SET started = excluded.started, finished = NULL, status = excluded.status,
+			tick = excluded.tick, requests = excluded.requests, server_now = 0`,
 		s.runID, time.Now().UTC().Format(time.RFC3339Nano), StatusRunning, tick, requests)
 	return err
 }
@@ -271,7 +289,12 @@ func (s *Store) Resumes() string { return s.resumes }
 // showed signs of damage while running is moved aside once closed, so the
 // next run starts from a fresh one instead of failing the same way.
 func (s *Store) Finish(status string) error {
-	err := s.sync()
+	// The lock file first: its bytes are allocated, so a full disk cannot
+	// keep the next run from knowing how this one ended.
+	err := s.lock.record(s.runID, status)
+	if serr := s.sync(); err == nil {
+		err = serr
+	}
 	if err == nil {
 		err = s.exec(`UPDATE runs SET finished = ?, status = ? WHERE run_id = ?`,
 			time.Now().UTC().Format(time.RFC3339Nano), status, s.runID)
@@ -287,9 +310,9 @@ func (s *Store) Finish(status string) error {
 			s.damage = &Damage{Aside: aside, Err: s.corrupt}
 		}
 	}
-	if s.unlock != nil {
-		s.unlock()
-		s.unlock = nil
+	if s.lock != nil {
+		s.lock.unlock()
+		s.lock = nil
 	}
 	return err
 }

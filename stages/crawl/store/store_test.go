@@ -102,5 +102,5 @@ func kill(s *Store) {
 		s.tx.Rollback()
 	}
 	s.db.Close()
-	s.unlock()
+	s.lock.unlock()
 }

@@ -46,7 +46,7 @@ func TestFetchOutcomes(t *testing.T) {
 	})
 	mux.HandleFunc("/ua", func(w http.ResponseWriter, r *http.Request) {
 		if r.UserAgent() != ua {
-			http.Error(w, "no user agent", 403)
+			http.Error(w, "no user agent", http.StatusForbidden)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html")

@@ -219,7 +219,6 @@ func sharedRun(t *testing.T, r *Runner, base string, job Job) (*Manifest, error)
 	return m, err
 }
 
-
 // checkNoLostWrite checks that a run reported complete stored every page
 // it fetched or found unchanged.
 func checkNoLostWrite(t *testing.T, statePath string, m *Manifest) {

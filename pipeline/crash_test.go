@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,8 +118,9 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("run by TestCrashDuringPublication")
 	}
 	w := wikitest.New(t, 800)
-	r := testRunner(t, w.URL())
-	r.OutDir = out
+	// No t.TempDir: this process is killed, and would leave it behind.
+	r := NewRunner(out, slog.New(slog.DiscardHandler))
+	r.BaseURL = w.URL()
 	hour, _ := strconv.Atoi(os.Getenv("TOPICRANK_CRASH_HOUR"))
 	start := time.Date(2029, 1, 1, hour, 0, 0, 0, time.UTC)
 	n := 0

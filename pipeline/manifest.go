@@ -41,6 +41,10 @@ type Manifest struct {
 	Ranks           []RankSummary      `json:"ranks"`
 	// FeedbackTerms are the terms relevance feedback added to the topic.
 	FeedbackTerms []string `json:"feedback_terms,omitempty"`
+	// AdmittedBy counts a best-first crawl's vertices by what ranked them:
+	// memory (what earlier nights judged), the model (the strategy, for a
+	// page fetched before), exploration (a page never fetched before).
+	AdmittedBy map[string]int `json:"admitted_by,omitempty"`
 	// Revisit is a budgeted re-crawl's policy and budget (absent for
 	// revisit: all without a budget).
 	Revisit *RevisitSummary `json:"revisit,omitempty"`
@@ -96,7 +100,7 @@ func (m *Manifest) timed(name string, f func()) {
 
 // record fills in what the stages produced.
 func (m *Manifest) record(res *crawl.Result, g *graph.Graph, ranks []rank.Result, prev *publish.Previous) {
-	m.Robots, m.FeedbackTerms = res.Robots, res.FeedbackTerms
+	m.Robots, m.FeedbackTerms, m.AdmittedBy = res.Robots, res.FeedbackTerms, res.AdmittedBy
 	for _, p := range res.Merged {
 		m.Merged = append(m.Merged, p.Key+" -> "+p.DuplicateOf)
 	}

@@ -85,6 +85,10 @@ type Config struct {
 	RecheckMissing time.Duration
 	// Revisit, if set (with State), makes the crawl a budgeted re-crawl.
 	Revisit *Revisit
+	// ExploreShare is the share of MaxPages that best-first admission
+	// with memory keeps for pages ranked by the strategy alone: memory
+	// ranks at most the rest (memory.go).
+	ExploreShare float64
 }
 
 // Admission says when a discovered page becomes a vertex (DESIGN.md,
@@ -166,6 +170,15 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	defer c.fetcher.Close()
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
+	if cfg.State != nil && c.res.Judged {
+		mem, err := newMemory(cfg, cfg.State, c.digest)
+		if err != nil {
+			return nil, fmt.Errorf("crawl state: reading what earlier nights learned: %w", err)
+		}
+		if c.mem = mem; mem != nil {
+			c.res.AdmittedBy = map[string]int{}
+		}
+	}
 	if cfg.Strategy == page.StrategyLearned && c.res.Judged {
 		c.learner = learn.New(c.pageLinks)
 	}
@@ -224,6 +237,7 @@ func (c *crawler) crawl(ctx context.Context) {
 
 type crawler struct {
 	panics  *panics
+	mem     *memory
 	cfg     Config
 	base    string
 	hosts   []string

@@ -33,6 +33,9 @@ func (c *crawler) loop(ctx context.Context) {
 				continue // a vertex already, under its canonical title
 			}
 			c.vertex(key, weight)
+			if c.mem != nil {
+				c.admittedFrom(key)
+			}
 		}
 		c.prefetch(ctx)
 		f := c.await(ctx, c.start(ctx, key))

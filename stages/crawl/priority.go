@@ -22,12 +22,19 @@ func (c *crawler) priority(uid uint32, l page.Link, e learn.Example) float64 {
 	}
 	p := &c.res.Pages[uid]
 	e.Over = c.tunnel(uid, l.Key)
+	var w float64
 	if c.learner != nil {
 		e.Sim, e.ParentRel, e.Depth, e.Parent = l.Weight, p.Relevance, p.Depth, uid
 		c.learner.Found(l.Key, e)
-		return c.adjust(c.learner.Score(e), e)
+		w = c.adjust(c.learner.Score(e), e)
+	} else {
+		w = c.adjust(l.Weight, e)
 	}
-	return c.adjust(l.Weight, e)
+	m, ok := c.mem.priority(l.Key, w, c.visited)
+	if ok {
+		c.mem.queued[l.Key] = w // what it falls back to once memory's share is spent
+	}
+	return m
 }
 
 // adjust applies relevance feedback's blend and the tunnel penalty to a
@@ -61,13 +68,14 @@ func (c *crawler) tunnel(uid uint32, key string) int {
 // it is found, so that a better link found later counts at once.
 func (c *crawler) rescore(key string) {
 	ex := c.learner.Links(key)
-	if ex == nil || !c.learner.Trained() {
+	if ex == nil || !c.learner.Trained() || c.remembered(key) {
 		return
 	}
 	best := 0.0
 	for _, e := range ex {
 		best = max(best, c.adjust(c.learner.Score(e), e))
 	}
+	best, _ = c.mem.priority(key, best, c.visited) // memory's discount, if any
 	c.queue.Reweigh(key, best)
 }
 

@@ -85,4 +85,8 @@ type Result struct {
 	Spent int
 	// FeedbackTerms are the terms relevance feedback added to the topic.
 	FeedbackTerms []string
+	// AdmittedBy counts best-first admissions by where their priority
+	// came from (FromMemory, FromModel, FromExploration); nil without a
+	// state that remembers.
+	AdmittedBy map[string]int
 }

@@ -122,6 +122,10 @@ func (c *crawler) again() *crawler {
 	if c.fb != nil {
 		n.fb = learn.NewFeedback(c.cfg.Topics, c.cfg.FeedbackTerms, c.cfg.FeedbackWeight)
 	}
+	if c.mem != nil {
+		n.mem = &memory{known: c.mem.known, threshold: c.mem.threshold, budget: c.mem.budget, queued: map[string]float64{}}
+		n.res.AdmittedBy = map[string]int{}
+	}
 	return n
 }
 

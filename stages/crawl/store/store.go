@@ -61,6 +61,11 @@ CREATE TABLE IF NOT EXISTS pages (
 	history TEXT NOT NULL DEFAULT '', -- JSON revisit.History: visits, changes, intervals
 	checksum TEXT NOT NULL DEFAULT '' -- of the stored copy (checksum in pages.go)
 );
+CREATE TABLE IF NOT EXISTS memory (
+	digest TEXT PRIMARY KEY,   -- the topic and extraction settings pages were judged under
+	run_id TEXT NOT NULL,      -- the run that began with it
+	known  TEXT NOT NULL       -- JSON: key -> crawl.Known, as that run began (memory.go)
+);
 CREATE TABLE IF NOT EXISTS missing (
 	key        TEXT PRIMARY KEY,  -- a page whose last answer was 404 or 410
 	status     INTEGER NOT NULL,

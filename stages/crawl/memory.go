@@ -1,0 +1,127 @@
+package crawl
+
+// Memory: what a job's earlier nights learned about its topic, used by
+// best-first admission (DESIGN.md, "Memory"). A known page is one the
+// crawl state holds a stored copy of, made under the same topic and
+// extraction settings (the digest), so its relevance was judged against
+// this topic. Discovery admission never uses memory.
+
+// Memory is the optional part of a State that remembers judged pages.
+type Memory interface {
+	// Memory returns the pages judged under digest, as they stood when
+	// this run began: a run that resumes another gets the memory the
+	// other started from, so resuming gives the same graph.
+	Memory(digest string, threshold float64) (map[string]Known, error)
+}
+
+// Known is a page an earlier night judged.
+type Known struct {
+	Relevance float64  `json:"r"`
+	Relevant  []string `json:"l,omitempty"` // its links to known relevant pages
+}
+
+// Memory priorities sit above every strategy's weight (all in [0,1]): a
+// known relevant page first (by relevance), then a bridge (a known
+// irrelevant page whose links lead to known relevant ones, by the best
+// of them), then everything else as the strategy weighs it, but a known
+// irrelevant page that leads to no known relevant one at a fraction of
+// its weight: the night is better spent on pages never judged.
+const (
+	relevantBoost   = 2
+	bridgeBoost     = 1
+	knownIrrelevant = 0.25
+)
+
+// Admission sources, counted in Result.AdmittedBy.
+const (
+	FromMemory      = "memory"      // ranked by what earlier nights judged
+	FromModel       = "model"       // ranked by the strategy (the learned model), a page fetched before
+	FromExploration = "exploration" // a page never fetched before, ranked by the strategy
+)
+
+// memory is a crawl's use of its Memory.
+type memory struct {
+	known     map[string]Known
+	threshold float64
+	budget    int                // admissions memory may rank: (1 - new_share) of max_pages
+	queued    map[string]float64 // keys queued at a memory priority: the strategy's priority of each
+	admitted  int
+}
+
+// newMemory returns the crawl's memory, or nil when it has none to use.
+func newMemory(cfg Config, st State, digest string) (*memory, error) {
+	m, ok := st.(Memory)
+	if !ok || cfg.Admission != AdmitBestFirst || cfg.Oracle != nil {
+		return nil, nil
+	}
+	known, err := m.Memory(digest, cfg.RelevanceThreshold)
+	if err != nil {
+		return nil, err
+	}
+	share := cfg.ExploreShare
+	return &memory{known: known, threshold: cfg.RelevanceThreshold, queued: map[string]float64{},
+		budget: int(float64(cfg.MaxPages) * (1 - share))}, nil
+}
+
+// priority returns the memory priority of a page not yet a vertex whose
+// strategy weight is w: ok when memory ranks it (boosted), else the
+// weight to use.
+func (m *memory) priority(key string, w float64, visited map[string]uint32) (p float64, ok bool) {
+	if m == nil {
+		return w, false
+	}
+	k, known := m.known[key]
+	switch {
+	case !known:
+		return w, false
+	case m.admitted >= m.budget:
+		return w, false
+	case k.Relevance >= m.threshold:
+		return relevantBoost + k.Relevance, true
+	}
+	best := 0.0
+	for _, t := range k.Relevant {
+		if _, done := visited[t]; !done {
+			best = max(best, m.known[t].Relevance)
+		}
+	}
+	if best == 0 {
+		return w * knownIrrelevant, false
+	}
+	return bridgeBoost + best/2, true
+}
+
+// admitted counts a vertex by where its priority came from, and once
+// memory's share is spent, gives the pages still queued at a memory
+// priority their plain one: the rest of the night explores.
+func (c *crawler) admittedFrom(key string) {
+	m := c.mem
+	switch _, plain := m.queued[key]; {
+	case plain && m.admitted < m.budget:
+		m.admitted++
+		delete(m.queued, key)
+		c.res.AdmittedBy[FromMemory]++
+		if m.admitted == m.budget {
+			for k, p := range m.queued {
+				c.queue.Reweigh(k, p)
+			}
+			clear(m.queued)
+		}
+	case hasKey(m.known, key):
+		c.res.AdmittedBy[FromModel]++
+	default:
+		c.res.AdmittedBy[FromExploration]++
+	}
+}
+
+func hasKey(m map[string]Known, key string) bool { _, ok := m[key]; return ok }
+
+// remembered says whether key is queued at a memory priority, which the
+// learned model's rescoring leaves alone.
+func (c *crawler) remembered(key string) bool {
+	if c.mem == nil {
+		return false
+	}
+	_, ok := c.mem.queued[key]
+	return ok
+}

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
+)
+
+// Memory implements crawl.Memory: every page stored under digest (so
+// judged against the same topic), with its relevance and its links to
+// the known relevant pages. It is kept as this run began (the memory
+// table), so that a run resuming this one ranks pages as this one did:
+// pages the killed run fetched do not become known to the run that
+// resumes it. Stored copies failing their checksums are left out.
+//
+// Its cost is one row per topic digest: per known page its key and
+// relevance, and per link between known relevant pages the target's key.
+func (s *Store) Memory(digest string, threshold float64) (map[string]crawl.Known, error) {
+	s.sync()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.resumes != "" {
+		var run, blob string
+		err := s.db.QueryRow(`SELECT run_id, known FROM memory WHERE digest = ?`, digest).Scan(&run, &blob)
+		switch {
+		case err == nil && run == s.resumes:
+			var known map[string]crawl.Known
+			if err := json.Unmarshal([]byte(blob), &known); err == nil {
+				_, err := s.db.Exec(`UPDATE memory SET run_id = ? WHERE digest = ?`, s.runID, digest)
+				s.noteCorrupt(err)
+				return known, err
+			}
+		case err != nil && !errors.Is(err, sql.ErrNoRows):
+			s.noteCorrupt(err)
+			return nil, err
+		}
+	}
+	known, err := s.known(digest, threshold)
+	if err != nil {
+		s.noteCorrupt(err)
+		return nil, err
+	}
+	blob, err := json.Marshal(known)
+	if err != nil {
+		return nil, err
+	}
+	_, err = s.db.Exec(`INSERT INTO memory (digest, run_id, known) VALUES (?, ?, ?)
+		ON CONFLICT (digest) DO UPDATE SET run_id = excluded.run_id, known = excluded.known`, digest, s.runID, string(blob))
+	if err != nil {
+		return nil, s.failed(1, err)
+	}
+	return known, nil
+}
+
+// known reads the pages stored under digest; s.mu is held.
+func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known, error) {
+	rows, err := s.db.Query(`SELECT key, etag, last_modified, content_hash, structure, bytes, doc, checksum FROM pages WHERE digest = ?`, digest)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	known := map[string]crawl.Known{}
+	links := map[string][]page.Link{}
+	for rows.Next() {
+		var key, etag, lm, hash, structure, doc, sum string
+		var bytes int
+		if err := rows.Scan(&key, &etag, &lm, &hash, &structure, &bytes, &doc, &sum); err != nil {
+			return nil, err
+		}
+		var d page.Document
+		if sum != checksum(key, digest, etag, lm, hash, structure, bytes, doc) || json.Unmarshal([]byte(doc), &d) != nil {
+			s.bad++
+			continue
+		}
+		known[key] = crawl.Known{Relevance: d.Relevance}
+		links[key] = d.Links
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for key, ls := range links {
+		k := known[key]
+		for _, l := range ls {
+			if t, ok := known[l.Key]; ok && t.Relevance >= threshold && l.Key != key && !slices.Contains(k.Relevant, l.Key) {
+				k.Relevant = append(k.Relevant, l.Key)
+			}
+		}
+		known[key] = k
+	}
+	return known, nil
+}

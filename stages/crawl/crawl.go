@@ -170,6 +170,12 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	defer c.fetcher.Close()
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
+	if cfg.Strategy == page.StrategyLearned && c.res.Judged {
+		c.learner = learn.New(c.pageLinks)
+	}
+	if cfg.TopicFeedback && c.res.Judged {
+		c.fb = learn.NewFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)
+	}
 	if cfg.State != nil && c.res.Judged {
 		mem, err := newMemory(cfg, cfg.State, c.digest)
 		if err != nil {
@@ -178,12 +184,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		if c.mem = mem; mem != nil {
 			c.res.AdmittedBy = map[string]int{}
 		}
-	}
-	if cfg.Strategy == page.StrategyLearned && c.res.Judged {
-		c.learner = learn.New(c.pageLinks)
-	}
-	if cfg.TopicFeedback && c.res.Judged {
-		c.fb = learn.NewFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)
+		if err := c.warmStart(); err != nil {
+			c.cfg.Log.Warn("the stored link model is unreadable: starting from the untrained one", "err", err)
+		}
 	}
 	c.run, c.parentRun = map[uint32]int{}, map[string]int{}
 	if r := cfg.Revisit; r != nil && cfg.State != nil {
@@ -220,6 +223,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if c.panics.err != nil {
 		return nil, c.panics.err
+	}
+	if err := c.keepModel(); err != nil {
+		c.cfg.Log.Warn("the link model not kept for the next night", "err", err)
 	}
 	return c.res, nil
 }

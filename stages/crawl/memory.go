@@ -14,6 +14,14 @@ type Memory interface {
 	Memory(digest string, threshold float64) (map[string]Known, error)
 }
 
+// LinkModel is the optional part of a State that keeps the learned
+// strategy's link model between nights, by topic digest: a best-first
+// crawl starts from the model the last complete night ended with.
+type LinkModel interface {
+	LinkModel(digest string) ([]byte, error) // nil: none yet
+	SaveLinkModel(digest string, model []byte) error
+}
+
 // Known is a page an earlier night judged.
 type Known struct {
 	Relevance float64  `json:"r"`
@@ -124,4 +132,33 @@ func (c *crawler) remembered(key string) bool {
 	}
 	_, ok := c.mem.queued[key]
 	return ok
+}
+
+// warmStart starts the learned model from the one the last complete
+// night kept (best-first admission: discovery admission's graphs are the
+// reference, untouched).
+func (c *crawler) warmStart() error {
+	lm, ok := c.cfg.State.(LinkModel)
+	if !ok || c.learner == nil || c.cfg.Admission != AdmitBestFirst {
+		return nil
+	}
+	b, err := lm.LinkModel(c.digest)
+	if err != nil || b == nil {
+		return err
+	}
+	return c.learner.Restore(b)
+}
+
+// keepModel keeps the learned model for the next night, after a
+// complete crawl.
+func (c *crawler) keepModel() error {
+	lm, ok := c.cfg.State.(LinkModel)
+	if !ok || c.learner == nil || c.cfg.Admission != AdmitBestFirst || !c.res.Complete {
+		return nil
+	}
+	b, err := c.learner.Model()
+	if err != nil {
+		return err
+	}
+	return lm.SaveLinkModel(c.digest, b)
 }

@@ -93,3 +93,25 @@ func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known,
 	}
 	return known, nil
 }
+
+// LinkModel implements crawl.LinkModel: the link model the last complete
+// run under digest ended with (nil if none). A killed run keeps none, so
+// the run that resumes it starts from the same model it did.
+func (s *Store) LinkModel(digest string) ([]byte, error) {
+	s.sync()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b []byte
+	err := s.db.QueryRow(`SELECT model FROM models WHERE digest = ?`, digest).Scan(&b)
+	s.noteCorrupt(err)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// SaveLinkModel implements crawl.LinkModel.
+func (s *Store) SaveLinkModel(digest string, model []byte) error {
+	return s.exec(`INSERT INTO models (digest, run_id, model) VALUES (?, ?, ?)
+		ON CONFLICT (digest) DO UPDATE SET run_id = excluded.run_id, model = excluded.model`, digest, s.runID, model)
+}

@@ -66,6 +66,11 @@ CREATE TABLE IF NOT EXISTS memory (
 	run_id TEXT NOT NULL,      -- the run that began with it
 	known  TEXT NOT NULL       -- JSON: key -> crawl.Known, as that run began (memory.go)
 );
+CREATE TABLE IF NOT EXISTS models (
+	digest TEXT PRIMARY KEY,   -- the topic and extraction settings
+	run_id TEXT NOT NULL,      -- the complete run that ended with it
+	model  BLOB NOT NULL       -- the learned strategy's link model (learn.Learner.Model)
+);
 CREATE TABLE IF NOT EXISTS missing (
 	key        TEXT PRIMARY KEY,  -- a page whose last answer was 404 or 410
 	status     INTEGER NOT NULL,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/topicrank/topicrank/pipeline"
@@ -24,6 +25,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	policies := fs.String("policies", "oldest,dynamicity,adaptive,freshness", "with -revisit: policies to replay, comma-separated")
 	budget := fs.Float64("budget", 0.2, "with -revisit: pages a night, as a share of the night's pages (≤ 1) or a number")
 	newShare := fs.Float64("new-share", revisit.DefaultNewShare, "with -revisit: the budget's share kept for new pages")
+	nights := fs.Int("nights", 0, "crawl N nights one after another per strategy, each strategy with a crawl state of its own (memory on); bfs and oracle once, as yardsticks")
 	oracleCorpus := fs.String("oracle-corpus", "", "with -strategies oracle: the corpus archive (.tar.zst) the closed-world mirror serves, for the true relevance of every page")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -72,12 +74,31 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Invalid, Err: fmt.Errorf("-oracle-corpus: %w", err)}
 		}
 	}
-	rep, err := evaluate.Evaluate(ctx, r, job, names, *admission, oracle, r.Log)
-	if err != nil {
-		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+	if *nights < 0 {
+		return usageError{fmt.Sprintf("-nights %d: want a number of nights", *nights)}
 	}
-	if err := rep.Print(stdout); err != nil {
-		return err
+	var rep *evaluate.Report
+	if *nights > 0 {
+		stateDir, err := evaluate.StateDir(f.out, job.Name)
+		if err != nil {
+			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+		}
+		defer os.RemoveAll(stateDir)
+		rep, err = evaluate.EvaluateNights(ctx, r, job, names, *admission, *nights, oracle, stateDir, r.Log)
+		if err == nil {
+			err = rep.PrintNights(stdout)
+		}
+		if err != nil {
+			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+		}
+	} else {
+		rep, err = evaluate.Evaluate(ctx, r, job, names, *admission, oracle, r.Log)
+		if err == nil {
+			err = rep.Print(stdout)
+		}
+		if err != nil {
+			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+		}
 	}
 	dir := evaluate.Dir(f.out, job.Name, rep.RunID)
 	if _, err := rep.Save(dir); err != nil {

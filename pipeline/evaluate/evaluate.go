@@ -32,6 +32,9 @@ type Report struct {
 	Threshold float64 // the relevance threshold pages were judged by
 	Harvests  []publish.Harvest
 	Top       map[string][]string // each strategy's top pages by PageRank
+	// Nights is the nights per strategy of an evaluation of nights
+	// (EvaluateNights; 0 for one crawl per strategy).
+	Nights int
 }
 
 // Evaluate crawls job once per strategy (names as in jobs.yaml, or Oracle
@@ -39,6 +42,38 @@ type Report struct {
 // admission ("" keeps the job's). Crawls keep no state: each starts
 // afresh, so no strategy profits from another's fetches.
 func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strategies []string, admission string, oracle map[string]float64, log *slog.Logger) (*Report, error) {
+	rep, err := newReport(job, strategies, admission, oracle)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range strategies {
+		j := job
+		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, rep.Admission, true
+		var truth map[string]float64
+		if s == Oracle {
+			j.Strategy, truth = "similarity", oracle
+		}
+		h, top, err := crawlOnce(ctx, r, j, truth, nil, log.With("strategy", s))
+		if err != nil {
+			return nil, err
+		}
+		h.Strategy = s
+		rep.Harvests = append(rep.Harvests, h)
+		rep.Top[s] = top
+	}
+	for i := range rep.Harvests {
+		h := &rep.Harvests[i]
+		h.Overlap = map[string]int{}
+		for _, o := range rep.Harvests {
+			h.Overlap[o.Strategy] = overlap(rep.Top[h.Strategy], rep.Top[o.Strategy])
+		}
+	}
+	return rep, rep.crawled()
+}
+
+// newReport checks an evaluation's strategies and admission ("" keeps
+// the job's) and starts its report.
+func newReport(job pipeline.Job, strategies []string, admission string, oracle map[string]float64) (*Report, error) {
 	if admission == "" {
 		admission = job.Admission
 	}
@@ -56,40 +91,18 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 	if len(job.Topics) == 0 && len(job.TopicPages) == 0 {
 		return nil, fmt.Errorf("job %q has no topics or topic_pages: there is nothing to judge relevance by", job.Name)
 	}
-	rep := &Report{Job: job.Name, RunID: time.Now().UTC().Format("20060102T150405Z"), Admission: admission,
-		MaxPages: job.MaxPages, Threshold: job.RelevanceThreshold, Top: map[string][]string{}}
-	for _, s := range strategies {
-		j := job
-		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, admission, true
-		var truth map[string]float64
-		if s == Oracle {
-			j.Strategy, truth = "similarity", oracle
-		}
-		h, top, err := crawlOnce(ctx, r, j, truth, log.With("strategy", s))
-		if err != nil {
-			return nil, err
-		}
-		h.Strategy = s
-		rep.Harvests = append(rep.Harvests, h)
-		rep.Top[s] = top
-	}
-	for i := range rep.Harvests {
-		h := &rep.Harvests[i]
-		h.Overlap = map[string]int{}
-		for _, o := range rep.Harvests {
-			h.Overlap[o.Strategy] = overlap(rep.Top[h.Strategy], rep.Top[o.Strategy])
-		}
-	}
-	return rep, nil
+	return &Report{Job: job.Name, RunID: time.Now().UTC().Format("20060102T150405Z"), Admission: admission,
+		MaxPages: job.MaxPages, Threshold: job.RelevanceThreshold, Top: map[string][]string{}}, nil
 }
 
-// crawlOnce crawls with one strategy and measures the crawl.
-func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle map[string]float64, log *slog.Logger) (publish.Harvest, []string, error) {
+// crawlOnce crawls with one strategy (with state, if not nil: a night of
+// a job's nights) and measures the crawl.
+func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle map[string]float64, state crawl.State, log *slog.Logger) (publish.Harvest, []string, error) {
 	cfg, err := r.CrawlConfig(job, log)
 	if err != nil {
 		return publish.Harvest{}, nil, err
 	}
-	cfg.Oracle = oracle
+	cfg.Oracle, cfg.State = oracle, state
 	start := time.Now()
 	res, err := crawl.Crawl(ctx, cfg)
 	if err != nil {

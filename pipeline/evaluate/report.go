@@ -94,8 +94,12 @@ func (r *Report) Save(dir string) ([]publish.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	chart := r.chart
+	if r.Nights > 0 {
+		chart = r.chartNights
+	}
 	for _, format := range []string{"png", "svg"} {
-		if err := r.chart(filepath.Join(tmp, "harvest."+format), format); err != nil {
+		if err := chart(filepath.Join(tmp, "harvest."+format), format); err != nil {
 			return nil, fmt.Errorf("chart: %w", err)
 		}
 		files = append(files, publish.File{Path: "harvest." + format})

@@ -2,16 +2,21 @@ package publish
 
 import (
 	"io"
+
+	"github.com/topicrank/topicrank/internal/parquet"
 )
 
 // Harvest is one strategy's crawl in an evaluation (runner evaluate).
 type Harvest struct {
 	Strategy, Admission string
-	Pages               int // vertices
-	Fetched, Failed     int
-	NotFound            int // answered 404 or 410
-	Relevant            int
-	Seconds             float64
+	// Night is the night of an evaluation of nights (evaluate -nights),
+	// counted from 1; 0 in an evaluation of one crawl per strategy.
+	Night           int
+	Pages           int // vertices
+	Fetched, Failed int
+	NotFound        int // answered 404 or 410
+	Relevant        int
+	Seconds         float64
 	// Curve[i] is the number of relevant pages among the first i+1 pages
 	// fetched, in the order the crawl fetched them.
 	Curve []int
@@ -63,9 +68,11 @@ func harvestTable(hs []Harvest) tableSpec {
 		field("relevant", tInt32, false),
 		field("harvest_rate", tFloat64, false),
 		field("seconds", tFloat64, false),
+		field("night", tInt32, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for _, h := range hs {
+			night(t.i32(11), h.Night)
 			t.str(2).Append(h.Strategy)
 			t.str(3).Append(h.Admission)
 			t.i32(4).Append(int32(h.Pages))
@@ -103,10 +110,12 @@ func curveTable(hs []Harvest) tableSpec {
 		field("strategy", tString, false),
 		field("fetched", tInt32, false),
 		field("relevant", tInt32, false),
+		field("night", tInt32, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for _, h := range hs {
 			for i, r := range h.Curve {
+				night(t.i32(5), h.Night)
 				t.str(2).Append(h.Strategy)
 				t.i32(3).Append(int32(i + 1))
 				t.i32(4).Append(int32(r))
@@ -114,4 +123,14 @@ func curveTable(hs []Harvest) tableSpec {
 			}
 		}
 	}}
+}
+
+// night appends an evaluation's night, null for an evaluation of one
+// crawl per strategy.
+func night(c *parquet.Col[int32], n int) {
+	if n == 0 {
+		c.AppendNull()
+		return
+	}
+	c.Append(int32(n))
 }

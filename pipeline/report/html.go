@@ -51,6 +51,14 @@ published {{.Manifest.Finished.Format "2006-01-02 15:04:05 UTC"}}, from {{.Manif
 </table>
 {{if ge .Harvest 0.0}}<p class="note">Harvest rate: the share of the pages whose text was judged this run ({{.Manifest.Counts.Judged}}) that are on topic, relevance at least {{.Manifest.Config.RelevanceThreshold}}.</p>{{end}}
 
+{{if gt (len .Nights) 1}}
+<h2>Harvest night by night</h2>
+<table id="nights"><tr><th>run</th><th class="n">relevant</th><th class="n">judged</th><th class="n">harvest</th><th class="n">ranked by memory</th><th class="n">by the model</th><th class="n">explored</th></tr>
+{{range .Nights}}<tr><td>{{date .RunID}}</td><td class="n">{{.Relevant}}</td><td class="n">{{.Judged}}</td><td class="n">{{pct .Harvest}}%</td>{{if .HasAdmissions}}<td class="n">{{.Memory}}</td><td class="n">{{.Model}}</td><td class="n">{{.Exploration}}</td>{{else}}<td class="n">–</td><td class="n">–</td><td class="n">–</td>{{end}}</tr>
+{{end}}</table>
+<p class="note">With best-first admission each night starts from what the earlier ones learned: pages judged relevant before are ranked first by their known relevance ("memory"), a share of the night (new_share) is kept for pages never fetched ("explored").</p>
+{{end}}
+
 <h2>Fetch outcomes</h2>
 {{.OutcomesChart}}
 

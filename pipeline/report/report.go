@@ -39,6 +39,9 @@ type Data struct {
 	PreviousRun string
 	History     History
 	Outcomes    []Count // fetch outcomes, most pages first
+	// Nights are the harvest of the last complete runs, this one last
+	// (empty for a job without a topic).
+	Nights []Night
 	// OverRepresented are the pages most central here and least in the
 	// whole wiki (with a job's global_ranks): of the top OverTop by local
 	// position, the highest global position over local position first.
@@ -91,6 +94,16 @@ type Series struct {
 	Positions []int32
 }
 
+// Night is one complete run's harvest, and where its vertices' ranks
+// came from (best-first admission with memory: manifest admitted_by).
+type Night struct {
+	RunID                      string
+	Relevant, Judged           int
+	Harvest                    float64
+	Memory, Model, Exploration int
+	HasAdmissions              bool
+}
+
 // Count is a labelled number.
 type Count struct {
 	Label string
@@ -133,8 +146,33 @@ func Read(root, job, runID string) (*Data, error) {
 		}
 		d.Movers = movers(prev.Ranks[eps], cur.Ranks[eps])
 	}
-	d.History, err = history(root, job, append(earlier[max(0, len(earlier)-HistoryRuns+1):], runID), eps, cur)
+	recent := append(earlier[max(0, len(earlier)-HistoryRuns+1):], runID)
+	d.Nights = nights(root, job, recent, m)
+	d.History, err = history(root, job, recent, eps, cur)
 	return d, err
+}
+
+// nights reads the harvest of runs (the last is m's) from their
+// manifests; none for a job without a topic.
+func nights(root, job string, runs []string, m *pipeline.Manifest) []Night {
+	if m.Counts.HarvestRate == nil {
+		return nil
+	}
+	var out []Night
+	for i, id := range runs {
+		rm := m
+		if i < len(runs)-1 {
+			var err error
+			if rm, err = pipeline.ReadManifest(filepath.Join(root, job, id)); err != nil || rm.Counts.HarvestRate == nil {
+				continue
+			}
+		}
+		c := rm.Counts
+		out = append(out, Night{RunID: id, Relevant: c.Relevant, Judged: c.Judged, Harvest: *c.HarvestRate,
+			Memory: rm.AdmittedBy[crawl.FromMemory], Model: rm.AdmittedBy[crawl.FromModel],
+			Exploration: rm.AdmittedBy[crawl.FromExploration], HasAdmissions: rm.AdmittedBy != nil})
+	}
+	return out
 }
 
 func top(run *publish.Previous, eps float64) Top {

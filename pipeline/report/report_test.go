@@ -50,11 +50,17 @@ func TestReport(t *testing.T) {
 		t.Fatalf("report data: %d vertices, %d tops, %d history runs, %d series, %d movers", d.Manifest.Counts.Vertices,
 			len(d.Tops), len(d.History.Runs), len(d.History.Series), len(d.Movers))
 	}
+	if len(d.Nights) != 3 || d.Nights[2].RunID != d.Manifest.RunID || d.Nights[2].Relevant != d.Manifest.Counts.Relevant {
+		t.Errorf("harvest by night: %+v", d.Nights)
+	}
 	var html bytes.Buffer
 	if err := d.Write(&html); err != nil {
 		t.Fatal(err)
 	}
 	s := html.String()
+	if !strings.Contains(s, `<table id="nights">`) || strings.Count(s, "</td></tr>\n") < 3 {
+		t.Error("the report lacks the harvest night by night")
+	}
 	series, points := strings.Count(s, `class="series"`), strings.Count(s, `class="point"`)
 	if series != HistoryTop || points != wantPoints(d) || strings.Count(s, `class="bar"`) != len(d.Outcomes) {
 		t.Errorf("charts: %d series, %d points (want %d), %d bars", series, points, wantPoints(d), strings.Count(s, `class="bar"`))
@@ -86,6 +92,9 @@ func TestReportOneRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := html.String()
+	if strings.Contains(s, `<table id="nights">`) {
+		t.Error("a table of nights for one night")
+	}
 	if !strings.Contains(s, `id="one-run"`) || strings.Contains(s, `class="series"`) {
 		t.Error("a one-run report draws a history instead of saying there is one run so far")
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/topicrank/topicrank/internal/snapshot"
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
 // evaluate -nights on the demo's real pages: the learned strategy's
@@ -83,5 +84,70 @@ func TestEvaluateNothingCrawled(t *testing.T) {
 	if _, err := Evaluate(context.Background(), r, job, []string{"bfs", "similarity"}, "", nil, slog.New(slog.DiscardHandler)); err == nil ||
 		!strings.Contains(err.Error(), "no crawl fetched a page") {
 		t.Errorf("Evaluate with nothing reachable: %v", err)
+	}
+}
+
+// heldOutJobs are docs/learned.md's second held-out eight, never used to
+// choose a setting of memory.
+const heldOutJobs = `defaults:
+  user_agent: "topicrank-test/0.1 (https://example.org; ops@example.org)"
+  max_pages: 250
+  admission: best-first
+  strategy: learned
+  relevance_threshold: 0.1
+  politeness: {max_rps: 1000, concurrency: 8}
+jobs:
+  - {name: us-military, seeds: [/wiki/United_States], topics: [military, army, war]}
+  - {name: seattle-grunge, seeds: [/wiki/Seattle], topics: [grunge, band, rock]}
+  - {name: google-ads, seeds: [/wiki/Google], topics: [advertising, advertisement, ads]}
+  - {name: obama-campaign, seeds: [/wiki/Barack_Obama], topics: [election, campaign]}
+  - {name: microsoft-windows, seeds: [/wiki/Microsoft], topics: [windows, operating, software]}
+  - {name: nyc-baseball, seeds: [/wiki/New_York_City], topics: [baseball, yankees, mets]}
+  - {name: trump-realestate, seeds: [/wiki/Donald_Trump], topics: [real estate, hotel, casino]}
+  - {name: washington-universities, seeds: [/wiki/Washington_(state)], topics: [university, college]}
+`
+
+// Four nights of the held-out topics on the closed-world corpus: the
+// mean of night 2 is at least 55% of the way from bfs to the oracle, that
+// of night 4 at least 75%, and no night of any topic is below bfs.
+func TestNightsHeldOutOnClosedMirror(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crawls 8 topics for 4 nights")
+	}
+	base := wikitest.Mirror(t, "-closed")
+	cfg, err := pipeline.ParseConfig("jobs.yaml", []byte(heldOutJobs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := filepath.Join(wikitest.Shared(t), "data", "wikipedia-2018", "uw-cse373-en-wikipedia-2018.tar.zst")
+	log := slog.New(slog.DiscardHandler)
+	r := pipeline.NewRunner(t.TempDir(), log)
+	r.BaseURL = base
+	var bfs, oracle float64
+	nights := make([]float64, 4)
+	for _, job := range cfg.Jobs {
+		truth, err := LoadOracle(corpus, job, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := EvaluateNights(context.Background(), r, job, []string{"bfs", "learned", Oracle}, "", 4, truth, t.TempDir(), log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := rep.night("bfs", 1)
+		o, _ := rep.night(Oracle, 1)
+		bfs, oracle = bfs+b.Rate(), oracle+o.Rate()
+		for n := range nights {
+			h, _ := rep.night("learned", n+1)
+			nights[n] += h.Rate()
+			if h.Rate() < b.Rate() {
+				t.Errorf("%s night %d: %.3f, below bfs's %.3f", job.Name, n+1, h.Rate(), b.Rate())
+			}
+		}
+	}
+	way := func(n int) float64 { return (nights[n] - bfs) / (oracle - bfs) }
+	t.Logf("of the way from bfs to the oracle: %.0f%% %.0f%% %.0f%% %.0f%%", 100*way(0), 100*way(1), 100*way(2), 100*way(3))
+	if way(1) < 0.55 || way(3) < 0.75 {
+		t.Errorf("night 2 is %.0f%% of the way, night 4 %.0f%%: want at least 55%% and 75%%", 100*way(1), 100*way(3))
 	}
 }

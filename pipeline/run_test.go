@@ -155,7 +155,7 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 	if got.Counts.Vertices != 120 || got.Counts.Fetched+got.Counts.Failed != 120 || len(got.Ranks) != 2 {
 		t.Errorf("manifest counts %+v ranks %+v", got.Counts, got.Ranks)
 	}
-	wantFiles := []string{"graph.txt", "edges.parquet", "degrees.parquet", "pages.parquet", "changes.parquet",
+	wantFiles := []string{"graph.txt", "edges.parquet", "degrees.parquet", "pages.parquet", "changes.parquet", "categories.parquet",
 		"ranks/0.01.parquet", "ranks/0.005.parquet", "topic_ranks/0.01.parquet", "topic_ranks/0.005.parquet"}
 	for i, f := range got.Files {
 		if i < len(wantFiles) && f.Path != wantFiles[i] || i >= len(wantFiles) && !strings.HasPrefix(f.Path, "index/") {

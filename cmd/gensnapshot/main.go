@@ -219,6 +219,7 @@ var (
 )
 
 func reduce(body []byte) []byte {
+	config := identityConfig(body)
 	body = dropElements.ReplaceAll(body, nil)
 	body = dropComments.ReplaceAll(body, nil)
 	body = dropHead.ReplaceAllFunc(body, func(tag []byte) []byte {
@@ -227,5 +228,32 @@ func reduce(body []byte) []byte {
 		}
 		return nil
 	})
+	if config != "" {
+		body = bytes.Replace(body, []byte("</head>"), []byte(config+"</head>"), 1)
+	}
 	return blankLines.ReplaceAll(body, []byte("\n"))
+}
+
+// identityConfig is the part of a page's mw.config that says who it is
+// (page id, revision, Wikidata item), as a script of its own: the demo's
+// tables have page ids to join on, and an edit between nights a new
+// revision (snapshot.Edit). The categories are in the catlinks block,
+// which reduce keeps.
+func identityConfig(body []byte) string {
+	var keys []string
+	for _, re := range identityKeys {
+		if m := re.Find(body); m != nil {
+			keys = append(keys, string(m))
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	return "<script>RLCONF={" + strings.Join(keys, ",") + "};</script>"
+}
+
+var identityKeys = []*regexp.Regexp{
+	regexp.MustCompile(`"wgArticleId":[0-9]+`),
+	regexp.MustCompile(`"wgRevisionId":[0-9]+`),
+	regexp.MustCompile(`"wgWikibaseItemId":"Q[0-9]+"`),
 }

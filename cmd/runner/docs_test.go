@@ -36,6 +36,16 @@ func TestDocsCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "jobs.yaml"), jobs, 0o644)
+	// docs/examples: the files queries read beside the outputs.
+	examples, _ := filepath.Glob(filepath.Join(repo, "docs", "examples", "*"))
+	os.MkdirAll(filepath.Join(dir, "docs", "examples"), 0o755)
+	for _, e := range examples {
+		b, err := os.ReadFile(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "docs", "examples", filepath.Base(e)), b, 0o644)
+	}
 	t.Chdir(dir) // relative paths in the docs, for sh and for DuckDB alike
 	db, err := sql.Open("duckdb", "")
 	if err != nil {

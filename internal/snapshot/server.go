@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,10 +94,25 @@ func Edit(title string, body []byte, n int) ([]byte, int) {
 			continue
 		}
 		if b, ok := intoFirstParagraph(body, add); ok {
-			body, last = b, night
+			body, last = bumpRevision(b), night
 		}
 	}
 	return body, last
+}
+
+// revisionID is a page's revision in its mw.config.
+var revisionID = regexp.MustCompile(`"wgRevisionId":([0-9]+)`)
+
+// bumpRevision gives an edited page a new revision id, as a wiki does
+// with every edit (the next number: ids only grow).
+func bumpRevision(body []byte) []byte {
+	return revisionID.ReplaceAllFunc(body, func(m []byte) []byte {
+		n, err := strconv.ParseInt(string(revisionID.FindSubmatch(m)[1]), 10, 64)
+		if err != nil {
+			return m
+		}
+		return []byte(`"wgRevisionId":` + strconv.FormatInt(n+1, 10))
+	})
 }
 
 // newsworthy are the pages that can be in the news: well-known pages of

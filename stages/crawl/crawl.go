@@ -296,6 +296,18 @@ type fetched struct {
 	known            bool // the state held the page
 	carried          bool // the stored copy, not fetched this run
 	lastModified     string
+	visited          bool  // requested this run (an answer, a 304 or a failure)
+	prevRevision     int64 // the stored copy's revision, when the state held the page
+}
+
+// edited says whether a visited page's revision differs from the stored
+// copy's: nil unless both are known (a 304 keeps the stored copy: false).
+func (f fetched) edited() *bool {
+	if !f.visited || !f.known || f.prevRevision == 0 || f.doc.RevisionID == 0 {
+		return nil
+	}
+	e := f.doc.RevisionID != f.prevRevision
+	return &e
 }
 
 func isLoopback(host string) bool {

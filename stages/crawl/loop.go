@@ -164,7 +164,10 @@ func (c *crawler) request(ctx context.Context, key string, old Stored, have bool
 	}
 	resp := c.fetcher.Get(ctx, req)
 	f := fetched{resp: resp, bytes: len(resp.Body), downloaded: len(resp.Body), at: time.Now().UTC(), known: have,
-		lastModified: resp.LastModified}
+		lastModified: resp.LastModified, visited: true}
+	if have {
+		f.prevRevision = old.Doc.RevisionID
+	}
 	switch {
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
 		if c.cfg.State != nil {
@@ -272,7 +275,8 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 		}
 		return false
 	}
-	p.Title, p.Links, p.Text = f.doc.Title, len(f.doc.Links), f.doc.Text
+	p.Title, p.Links, p.Text, p.Identity = f.doc.Title, len(f.doc.Links), f.doc.Text, f.doc.Identity
+	p.Edited = f.edited()
 	p.Relevance = f.doc.Relevance
 	p.Relevant = !c.extract.Topic.Empty() && p.Relevance >= c.cfg.RelevanceThreshold
 	return true

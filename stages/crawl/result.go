@@ -1,6 +1,10 @@
 package crawl
 
-import "time"
+import (
+	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl/page"
+)
 
 // Progress is a snapshot of a running crawl. Its counts are the tally
 // of the vertices so far, the same tally the run's manifest is made of.
@@ -55,6 +59,14 @@ type Page struct {
 	// 304 or a page replayed from the state, where Bytes is the stored
 	// page's size.
 	Downloaded int
+	// Identity is what the page says of itself (page id, revision,
+	// Wikidata item, categories): this run's answer's, or for a 304, a
+	// carried or a replayed page, the stored copy's.
+	page.Identity
+	// Edited says the revision differs from the one the page's previous
+	// visit read: true or false when both are known and the page was
+	// visited (fetched, or a 304: false), nil otherwise.
+	Edited *bool
 }
 
 // Edge is a directed edge between vertex ids (indexes into Result.Pages).

@@ -46,6 +46,7 @@ func changesTable(in *Input) tableSpec {
 		field("previous_position", tInt32, true),
 		field("in_degree", tInt32, true),
 		field("previous_in_degree", tInt32, true),
+		field("edited", tBool, true),
 	}
 	return tableSpec{fields, func(t *table) { appendChanges(t, in) }}
 }
@@ -53,8 +54,9 @@ func changesTable(in *Input) tableSpec {
 func appendChanges(t *table, in *Input) {
 	g, prev := in.Graph, in.Previous
 	hashes := map[string]string{}
+	edited := map[string]*bool{}
 	for _, p := range in.Crawl.Pages {
-		hashes[p.Key] = p.ContentHash
+		hashes[p.Key], edited[p.Key] = p.ContentHash, p.Edited
 	}
 	current := map[string]bool{}
 	for _, n := range g.Names() {
@@ -93,6 +95,7 @@ func appendChanges(t *table, in *Input) {
 				t.i32(11).AppendNull()
 			}
 			appendPrevDegree(t.i32(13), prev, name)
+			optBool(t.boolean(14), edited[name])
 			t.endRow()
 		}
 		for _, name := range byPosition(old) {
@@ -112,6 +115,7 @@ func appendChanges(t *table, in *Input) {
 			t.i32(11).Append(o.Position)
 			t.i32(12).AppendNull()
 			appendPrevDegree(t.i32(13), prev, name)
+			t.boolean(14).AppendNull()
 			t.endRow()
 		}
 	}

@@ -127,6 +127,7 @@ func Write(dir string, in *Input) ([]File, error) {
 	if in.Crawl != nil {
 		addTable("pages.parquet", pagesTable(in))
 		addTable("changes.parquet", changesTable(in))
+		addTable("categories.parquet", categoriesTable(in))
 	}
 	for _, r := range in.Ranks {
 		addTable(RanksPath(r.Epsilon), ranksTable(in, r))

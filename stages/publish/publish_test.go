@@ -45,7 +45,7 @@ func TestWriteReadPreviousAndChanges(t *testing.T) {
 	for _, f := range files {
 		paths = append(paths, f.Path)
 	}
-	want := "graph.txt edges.parquet degrees.parquet pages.parquet changes.parquet ranks/0.01.parquet ranks/0.001.parquet"
+	want := "graph.txt edges.parquet degrees.parquet pages.parquet changes.parquet categories.parquet ranks/0.01.parquet ranks/0.001.parquet"
 	if strings.Join(paths, " ") != want {
 		t.Errorf("files = %v", paths)
 	}

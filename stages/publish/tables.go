@@ -46,6 +46,10 @@ func pagesTable(in *Input) tableSpec {
 		field("revisit", tString, true),
 		field("last_modified", tTimestamp, true),
 		field("fetch_state", tString, false),
+		field("page_id", tInt64, true),
+		field("revision_id", tInt64, true),
+		field("wikidata_id", tString, true),
+		field("edited", tBool, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -93,6 +97,10 @@ func pagesTable(in *Input) tableSpec {
 			t.i64(25).Append(int64(p.Downloaded))
 			appendHistory(t, 26, in.History, p)
 			t.str(33).Append(string(p.State))
+			optInt64(t.i64(34), p.PageID)
+			optInt64(t.i64(35), p.RevisionID)
+			optString(t.str(36), p.WikidataID)
+			optBool(t.boolean(37), p.Edited)
 			t.endRow()
 		}
 	}}

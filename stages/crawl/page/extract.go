@@ -24,7 +24,7 @@ type Extractor struct {
 // weights.
 func (e Extractor) Extract(body []byte) Document {
 	x, art := e.read(body)
-	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure}
+	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure, Identity: ReadIdentity(body)}
 	var page text.Vector
 	if art != nil {
 		body := art.Text()

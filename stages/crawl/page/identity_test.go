@@ -18,10 +18,10 @@ import (
 // and the first of each.
 func TestReadIdentityRealPages(t *testing.T) {
 	for _, c := range []struct {
-		page                     string // a 2018 title, or a modern file
-		pageID, revision         int64
-		item                     string
-		visible, hidden          int
+		page                      string // a 2018 title, or a modern file
+		pageID, revision          int64
+		item                      string
+		visible, hidden           int
 		firstVisible, firstHidden string
 	}{
 		{"Seattle", 11388236, 806766858, "Q5083", 9, 18, "Seattle", "CS1_maint:_BOT:_original-url_status_unknown"},

@@ -68,6 +68,9 @@ type Document struct {
 	// Text is the article's text (stages/text), kept when the crawl is
 	// asked to (Extractor.KeepText): for the search index and near-duplicates.
 	Text string `json:",omitempty"`
+	// Identity is the page's id, revision, Wikidata item and categories,
+	// as the page says them (identity.go).
+	Identity
 }
 
 // maxDistance is the largest word distance that still gives a weight.

@@ -1,0 +1,108 @@
+//go:build cgo
+
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// identityWiki serves three pages with mw.config and catlinks, ETags and
+// 304s; edit gives a page a new revision and text, rerender new HTML
+// under the same revision (a template changed).
+type identityWiki struct {
+	mu       sync.Mutex
+	revision map[string]int
+	extra    map[string]string
+}
+
+func (w *identityWiki) page(title string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ids := map[string]int{"A": 101, "B": 102, "C": 103}
+	links := map[string]string{"A": `<a href="/wiki/B">B</a> <a href="/wiki/C">C</a>`, "B": `<a href="/wiki/A">A</a>`, "C": `<a href="/wiki/A">A</a>`}
+	return fmt.Sprintf(`<html><head><title>%s - Wikipedia</title><script>RLCONF={"wgArticleId":%d,"wgRevisionId":%d,"wgWikibaseItemId":"Q%d"};</script></head>`+
+		`<body><div id="mw-content-text"><div class="mw-parser-output"><p>Tennis %s %s</p></div></div>`+
+		`<div id="catlinks" class="catlinks"><div id="mw-normal-catlinks"><ul><li><a href="/wiki/Category:Tennis">Tennis</a></li></ul></div>`+
+		`<div id="mw-hidden-catlinks" class="mw-hidden-catlinks"><ul><li><a href="/wiki/Category:Articles_with_short_description">x</a></li></ul></div></div></body></html>`,
+		title, ids[title], w.revision[title], ids[title]+1000, links[title], w.extra[title])
+}
+
+func (w *identityWiki) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/robots.txt" {
+		return
+	}
+	title := r.URL.Path[len("/wiki/"):]
+	if _, ok := map[string]bool{"A": true, "B": true, "C": true}[title]; !ok {
+		http.NotFound(rw, r)
+		return
+	}
+	body := w.page(title)
+	sum := sha256.Sum256([]byte(body))
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	rw.Header().Set("ETag", etag)
+	rw.Header().Set("Content-Type", "text/html; charset=UTF-8")
+	if r.Header.Get("If-None-Match") == etag {
+		rw.WriteHeader(http.StatusNotModified)
+		return
+	}
+	fmt.Fprint(rw, body)
+}
+
+// Page ids, revisions, items and categories are published; a 304 keeps
+// the stored copy's; an edit is edited, a re-render changed but not
+// edited.
+func TestIdentityAcrossNights(t *testing.T) {
+	w := &identityWiki{revision: map[string]int{"A": 5001, "B": 5002, "C": 5003}, extra: map[string]string{}}
+	srv := httptest.NewServer(w)
+	defer srv.Close()
+	r := testRunner(t, srv.URL)
+	job := testJob("ids", 10)
+	job.Seeds = []string{"/wiki/A"}
+	if _, err := r.Run(context.Background(), job); err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	w.revision["B"]++ // an edit
+	w.extra["B"] = "edited"
+	w.extra["C"] = "re-rendered" // a template changed; the revision did not
+	w.mu.Unlock()
+	second, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	dir := filepath.Join(r.OutDir, "ids", second.RunID)
+	got := query(t, db, fmt.Sprintf(`SELECT page, fetch_state, page_id, revision_id, wikidata_id, changed, edited
+		FROM read_parquet('%s') ORDER BY page`, filepath.Join(dir, "pages.parquet")))
+	want := []string{
+		"/wiki/A | not_modified | 101 | 5001 | Q1101 | false | false",
+		"/wiki/B | fetched | 102 | 5003 | Q1102 | true | true",
+		"/wiki/C | fetched | 103 | 5003 | Q1103 | true | false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("pages.parquet:\n got %q\nwant %q", got, want)
+	}
+	got = query(t, db, fmt.Sprintf(`SELECT page, category, hidden, sort_key FROM read_parquet('%s') WHERE page = '/wiki/A' ORDER BY category`,
+		filepath.Join(dir, "categories.parquet")))
+	if want := []string{"/wiki/A | Articles_with_short_description | true | <nil>", "/wiki/A | Tennis | false | <nil>"}; !slices.Equal(got, want) {
+		t.Errorf("categories.parquet:\n got %q\nwant %q", got, want)
+	}
+	got = query(t, db, fmt.Sprintf(`SELECT page, edited FROM read_parquet('%s') WHERE epsilon = 0.01 ORDER BY page`, filepath.Join(dir, "changes.parquet")))
+	if want := []string{"/wiki/A | false", "/wiki/B | true", "/wiki/C | false"}; !slices.Equal(got, want) {
+		t.Errorf("changes.parquet:\n got %q\nwant %q", got, want)
+	}
+}

@@ -46,6 +46,15 @@ func TestDemo(t *testing.T) {
 	if len(d.History.Runs) != 2 || len(d.Movers) == 0 {
 		t.Errorf("the report's rank history has %d runs and %d movers, want 2 and some", len(d.History.Runs), len(d.Movers))
 	}
+	// The demo's pages keep their categories: the report ranks them.
+	if len(d.Categories) != report.TopCategories || d.Categories[0].Rank < d.Categories[1].Rank {
+		t.Errorf("the report's categories: %+v", d.Categories)
+	}
+	for _, c := range d.Categories {
+		if strings.HasPrefix(c.Name, "Articles_") || strings.HasPrefix(c.Name, "CS1_") || strings.HasPrefix(c.Name, "Wikipedia_") {
+			t.Errorf("a hidden category in the report: %s", c.Name)
+		}
+	}
 	reportPath := regexp.MustCompile(`report of the second night: (\S+)`).FindStringSubmatch(stdout)
 	if reportPath == nil {
 		t.Fatalf("the demo names no report:\n%s", stdout)

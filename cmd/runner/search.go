@@ -10,9 +10,13 @@ import (
 	"io"
 	iofs "io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/search"
 )
 
@@ -26,6 +30,7 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	format := fs.String("format", "text", "text or json")
 	weight := fs.Float64("rank-weight", search.DefaultRankWeight, "PageRank's weight: score = bm25 × (1 + w·ln(1 + N·pagerank)); 0: plain BM25")
 	boost := fs.Float64("title-boost", search.DefaultTitleBoost, "weight of the query's words in titles; 0: titles count as text only")
+	category := fs.String("category", "", "keep only pages of this category (its exact title, with or without Category:; the first letter's case and spaces or underscores do not matter, as on Wikipedia)")
 	words, err := parseAnywhere(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -54,7 +59,13 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if *format == "text" && isTerminal(stdout) {
 		style = "ansi"
 	}
-	res, err := search.Search(filepath.Join(dir, "index"), query, search.Options{Top: *top, RankWeight: *weight, TitleBoost: *boost, Highlight: style})
+	opt := search.Options{Top: *top, RankWeight: *weight, TitleBoost: *boost, Highlight: style}
+	if *category != "" {
+		if opt.Keep, err = inCategory(dir, m.RunID, *category); err != nil {
+			return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Invalid, Err: err}
+		}
+	}
+	res, err := search.Search(filepath.Join(dir, "index"), query, opt)
 	var qe *search.QueryError
 	switch {
 	case errors.As(err, &qe):
@@ -130,4 +141,37 @@ func indexed(m *pipeline.Manifest) bool {
 		}
 	}
 	return false
+}
+
+// inCategory keeps the pages of a run that are in category name, folded
+// as MediaWiki folds titles: spaces as underscores, the first letter
+// upper case, an optional "Category:" prefix.
+func inCategory(dir, runID, name string) (func(string) bool, error) {
+	cats, err := publish.ReadCategories(dir)
+	if errors.Is(err, iofs.ErrNotExist) {
+		return nil, fmt.Errorf("run %s has no categories.parquet (it was published before topicrank kept categories): -category needs a newer run", runID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	want := foldCategory(name)
+	pages := map[string]bool{}
+	for page, cs := range cats {
+		if slices.ContainsFunc(cs, func(c publish.PageCategory) bool { return c.Name == want }) {
+			pages[page] = true
+		}
+	}
+	return func(page string) bool { return pages[page] }, nil
+}
+
+func foldCategory(name string) string {
+	name = strings.TrimSpace(name)
+	if rest, ok := strings.CutPrefix(name, "Category:"); ok {
+		name = rest
+	} else if rest, ok := strings.CutPrefix(name, "category:"); ok {
+		name = rest
+	}
+	name = strings.ReplaceAll(strings.TrimSpace(name), " ", "_")
+	r, size := utf8.DecodeRuneInString(name)
+	return string(unicode.ToUpper(r)) + name[size:]
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
@@ -73,5 +74,41 @@ func TestSearchCommand(t *testing.T) {
 	if code, _, stderr := runner(t, "search", "-out", out, "-job", "gen", "tennis"); code != 1 ||
 		!strings.Contains(stderr, "is damaged: its manifest lists a search index, but "+filepath.Join(out, "gen", res.RunID, "index")+" is missing") {
 		t.Errorf("a run whose index was deleted: exit %d, %s", code, stderr)
+	}
+}
+
+// -category folds titles as MediaWiki does.
+func TestFoldCategory(t *testing.T) {
+	for in, want := range map[string]string{
+		"cities in King County, Washington":          "Cities_in_King_County,_Washington",
+		"Category:Cities_in_King_County,_Washington": "Cities_in_King_County,_Washington",
+		" category:écoles ":                          "Écoles",
+		"Living people":                              "Living_people",
+	} {
+		if got := foldCategory(in); got != want {
+			t.Errorf("foldCategory(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// -category keeps the pages of a category; a run without categories.parquet
+// (published before it existed) says so.
+func TestSearchCategory(t *testing.T) {
+	w := wikitest.New(t, 100)
+	out := t.TempDir()
+	if code, stdout, stderr := runner(t, "run", "-config", writeJobs(t, jobsYAML), "-out", out, "-base-url", w.URL()); code != 0 {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// The generated wiki's pages have no categories: nothing is kept.
+	if code, stdout, _ := runner(t, "search", "-out", out, "-job", "gen", "-category", "Tennis", "tennis"); code != 0 || !strings.Contains(stdout, "0 of ") {
+		t.Errorf("a category no page has: exit %d\n%s", code, stdout)
+	}
+	_, m, err := pipeline.FindRun(out, "gen", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(out, "gen", m.RunID, "categories.parquet"))
+	if code, _, stderr := runner(t, "search", "-out", out, "-job", "gen", "-category", "Tennis", "tennis"); code != 2 || !strings.Contains(stderr, "has no categories.parquet") {
+		t.Errorf("a run without categories: exit %d\n%s", code, stderr)
 	}
 }

@@ -72,6 +72,14 @@ gives more exact ranks, and the lists differ only where ranks are close.</p>
 {{end}}</table>
 {{end}}
 
+{{if .Categories}}
+<h2>Categories</h2>
+<p>The categories whose pages hold the most PageRank (epsilon {{.History.Epsilon}}); hidden, maintenance categories left out.</p>
+<table id="categories"><tr><th>category</th><th class="n">pages</th><th class="n">PageRank held</th></tr>
+{{range .Categories}}<tr><td>{{short .Name}}</td><td class="n">{{.Pages}}</td><td class="n">{{printf "%.4f" .Rank}}</td></tr>
+{{end}}</table>
+{{end}}
+
 {{if .OverRepresented}}
 <h2>Central here, not in the whole wiki</h2>
 <p>Of the top pages here, those whose position in the whole wiki (the job's global_ranks) is furthest behind their position here.</p>

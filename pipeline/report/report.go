@@ -39,6 +39,10 @@ type Data struct {
 	PreviousRun string
 	History     History
 	Outcomes    []Count // fetch outcomes, most pages first
+	// Categories are the categories holding most of the run's PageRank
+	// (at the smallest epsilon), hidden ones left out; empty for a run
+	// published before categories were kept.
+	Categories []CategoryRank
 	// Nights are the harvest of the last complete runs, this one last
 	// (empty for a job without a topic).
 	Nights []Night
@@ -104,6 +108,47 @@ type Night struct {
 	HasAdmissions              bool
 }
 
+// CategoryRank is a category and the PageRank its pages hold.
+type CategoryRank struct {
+	Name  string
+	Pages int
+	Rank  float64
+}
+
+// TopCategories bounds the report's categories.
+const TopCategories = 10
+
+// categories sums the run's ranks at eps by visible category.
+func categories(dir string, ranks map[string]publish.Ranked) []CategoryRank {
+	cats, err := publish.ReadCategories(dir)
+	if err != nil {
+		return nil // a run published before categories.parquet
+	}
+	sum := map[string]*CategoryRank{}
+	for page, cs := range cats {
+		r, ok := ranks[page]
+		if !ok {
+			continue
+		}
+		for _, c := range cs {
+			if c.Hidden {
+				continue
+			}
+			if sum[c.Name] == nil {
+				sum[c.Name] = &CategoryRank{Name: c.Name}
+			}
+			sum[c.Name].Pages++
+			sum[c.Name].Rank += r.Rank
+		}
+	}
+	out := make([]CategoryRank, 0, len(sum))
+	for _, c := range sum {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b CategoryRank) int { return cmp.Or(cmp.Compare(b.Rank, a.Rank), cmp.Compare(a.Name, b.Name)) })
+	return out[:min(TopCategories, len(out))]
+}
+
 // Count is a labelled number.
 type Count struct {
 	Label string
@@ -136,6 +181,7 @@ func Read(root, job, runID string) (*Data, error) {
 	}
 	eps := m.Ranks[len(m.Ranks)-1].Epsilon // the smallest: the most converged
 	d.OverRepresented = overRepresented(cur, eps)
+	d.Categories = categories(dir, cur.Ranks[eps])
 	// The complete runs before this one (run ids sort by time).
 	earlier := slices.DeleteFunc(slices.Clone(runs), func(r string) bool { return r >= runID })
 	if len(earlier) > 0 {

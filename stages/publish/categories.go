@@ -1,6 +1,10 @@
 package publish
 
-import "github.com/topicrank/topicrank/internal/parquet"
+import (
+	"path/filepath"
+
+	"github.com/topicrank/topicrank/internal/parquet"
+)
 
 // categoriesTable is categories.parquet: one row per page and category,
 // as the page says them (page.Identity): hidden is null where the page
@@ -41,4 +45,22 @@ func optBool(c *parquet.Col[bool], v *bool) {
 		return
 	}
 	c.Append(*v)
+}
+
+// PageCategory is one of a page's categories as categories.parquet has it.
+type PageCategory struct {
+	Name   string
+	Hidden bool // false where unknown
+}
+
+// ReadCategories reads the categories.parquet of the run in dir: each
+// page's categories.
+func ReadCategories(dir string) (map[string][]PageCategory, error) {
+	out := map[string][]PageCategory{}
+	err := readTable(filepath.Join(dir, "categories.parquet"), func(r row) {
+		hidden, _ := r.boolean("hidden")
+		page := r.mustStr("page")
+		out[page] = append(out[page], PageCategory{r.mustStr("category"), hidden})
+	})
+	return out, err
 }

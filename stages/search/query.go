@@ -27,6 +27,9 @@ type Options struct {
 	// Highlight is how snippets mark matched words: "ansi" (colour, for a
 	// terminal), "html" (<mark>), or "" for no snippets.
 	Highlight string
+	// Keep, if set, keeps only the pages it accepts (runner search
+	// -category), before the top hits are cut.
+	Keep func(page string) bool
 }
 
 // Default weights (README, "Search").
@@ -111,6 +114,10 @@ func Search(dir, q string, opt Options) (*Result, error) {
 		text := bm25 + opt.TitleBoost*inTitle
 		out.Hits = append(out.Hits, Hit{Page: h.ID, Title: title, BM25: bm25, TitleFit: opt.TitleBoost * inTitle, PageRank: pr,
 			Score: text * (1 + opt.RankWeight*math.Log1p(float64(pages)*pr))})
+	}
+	if opt.Keep != nil {
+		out.Hits = slices.DeleteFunc(out.Hits, func(h Hit) bool { return !opt.Keep(h.Page) })
+		out.Total = uint64(len(out.Hits))
 	}
 	slices.SortStableFunc(out.Hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Page, b.Page))

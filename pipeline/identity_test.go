@@ -14,6 +14,10 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/topicrank/topicrank/stages/graph"
+	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/rank"
 )
 
 // identityWiki serves three pages with mw.config and catlinks, ETags and
@@ -104,5 +108,49 @@ func TestIdentityAcrossNights(t *testing.T) {
 	got = query(t, db, fmt.Sprintf(`SELECT page, edited FROM read_parquet('%s') WHERE epsilon = 0.01 ORDER BY page`, filepath.Join(dir, "changes.parquet")))
 	if want := []string{"/wiki/A | false", "/wiki/B | true", "/wiki/C | false"}; !slices.Equal(got, want) {
 		t.Errorf("changes.parquet:\n got %q\nwant %q", got, want)
+	}
+}
+
+// A global rank joins on page id where both sides have one: a page
+// renamed since the dump (page 101, /wiki/Old_A there, /wiki/A now)
+// still gets its global rank; the ranks tables carry page_id.
+func TestGlobalRanksJoinOnPageID(t *testing.T) {
+	b := graph.NewBuilder()
+	for _, n := range []string{"/wiki/Old_A", "/wiki/B", "/wiki/Elsewhere"} {
+		b.Vertex(n)
+	}
+	b.AddEdge(1, 0)
+	b.AddEdge(2, 0)
+	b.AddEdge(0, 1)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wiki := t.TempDir()
+	if _, err := publish.Write(wiki, &publish.Input{Job: "rank", RunID: "dump", Graph: g, Ranks: rank.PageRank(g, 0.85, []float64{0.001}),
+		PageIDs: []int64{101, 102, 999}}); err != nil {
+		t.Fatal(err)
+	}
+	w := &identityWiki{revision: map[string]int{"A": 1, "B": 1, "C": 1}, extra: map[string]string{}}
+	srv := httptest.NewServer(w)
+	defer srv.Close()
+	r := testRunner(t, srv.URL)
+	job := testJob("ids", 10)
+	job.Seeds, job.GlobalRanks = []string{"/wiki/A"}, filepath.Join(wiki, "ranks", "0.001.parquet")
+	m, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got := query(t, db, fmt.Sprintf(`SELECT r.page, r.page_id, r.global_position, w.page AS wiki_page
+		FROM read_parquet('%s') r LEFT JOIN read_parquet('%s') w ON w.position = r.global_position
+		WHERE r.epsilon = 0.01 ORDER BY r.page`, filepath.Join(r.OutDir, "ids", m.RunID, "ranks", "0.01.parquet"), job.GlobalRanks))
+	want := []string{"/wiki/A | 101 | 1 | /wiki/Old_A", "/wiki/B | 102 | 2 | /wiki/B", "/wiki/C | 103 | <nil> | <nil>"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ranks with global ranks:\n got %q\nwant %q", got, want)
 	}
 }

@@ -81,7 +81,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	var dupSim []float64
 	m.timed("text", func() { dupOf, dupSim = nearDuplicates(res, job.NearDuplicateThreshold) })
 	prev := r.previous(dir, log)
-	var global map[string]publish.Ranked
+	var global *publish.GlobalRanks
 	if job.GlobalRanks != "" {
 		if global, err = publish.ReadRanks(job.GlobalRanks); err != nil {
 			return nil, fail("publish", fmt.Errorf("global_ranks: %w", err))

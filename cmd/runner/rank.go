@@ -74,12 +74,13 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	start := time.Now()
 	var g *graph.Graph
 	var st graph.ReadStats
+	var pageIDs []int64 // a dump's, by vertex
 	if *dumpDir != "" {
 		if *file != "" {
 			return usageError{"give -graph or -dump, not both"}
 		}
 		name = filepath.Base(filepath.Clean(*dumpDir))
-		g, err = readDump(ctx, *dumpDir, log)
+		g, pageIDs, err = readDump(ctx, *dumpDir, log)
 	} else if parquetin.IsParquet(*file) {
 		g, st, err = parquetin.Read(ctx, *file, *vertices)
 		if err != nil && ctx.Err() == nil {
@@ -117,7 +118,7 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("interrupted: %w", err)
 	}
 	if *out != "" {
-		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results, EdgeList: mode}
+		in := &publish.Input{Job: "rank", RunID: name, Graph: g, Ranks: results, EdgeList: mode, PageIDs: pageIDs}
 		log.Info("writing outputs", "dir", *out)
 		start = time.Now()
 		files, err := publish.Write(*out, in)
@@ -141,20 +142,21 @@ func seconds(start time.Time) float64 {
 	return float64(time.Since(start).Milliseconds()) / 1000
 }
 
-// readDump reads a wiki's SQL dumps into its article graph.
-func readDump(ctx context.Context, dir string, log *slog.Logger) (*graph.Graph, error) {
+// readDump reads a wiki's SQL dumps into its article graph and each
+// vertex's page id.
+func readDump(ctx context.Context, dir string, log *slog.Logger) (*graph.Graph, []int64, error) {
 	files, err := dump.FindFiles(dir)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, nil, usageError{err.Error()}
 	}
 	g, st, err := dump.Read(ctx, files)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	log.Info("read dump", "dir", dir, "articles", st.Articles, "redirects", st.Redirects, "links", st.Links,
 		"edges", st.Edges, "not_article", st.NotArticle, "missing", st.Missing, "via_redirect", st.ViaRedirect,
 		"redirect_chains", st.RedirectChain, "redirect_loops", st.RedirectLoop)
-	return g, nil
+	return g, st.PageIDs, nil
 }
 
 func readGraph(ctx context.Context, path string, opt graph.ReadOptions) (*graph.Graph, graph.ReadStats, error) {

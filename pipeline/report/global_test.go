@@ -59,7 +59,7 @@ func TestGlobalRanks(t *testing.T) {
 	global, _ := publish.ReadRanks(job.GlobalRanks)
 	matched := 0
 	for page, rk := range run.Ranks[0.01] {
-		g := global[page] // zero for a page the wiki lacks: null in the table
+		g := global.ByName[page] // zero for a page the wiki lacks: null in the table
 		if rk.GlobalPosition != g.Position || rk.GlobalRank != g.Rank {
 			t.Fatalf("%s: global %d %v in the run's ranks, %d %v in the wiki's", page, rk.GlobalPosition, rk.GlobalRank, g.Position, g.Rank)
 		}

@@ -22,6 +22,8 @@ type Stats struct {
 	ViaRedirect   int // links that followed one redirect or more
 	RedirectChain int // redirects that lead to another redirect
 	RedirectLoop  int // redirects that never reach an article
+	// PageIDs is each vertex's page id (page_id of page.sql), by vertex.
+	PageIDs []int64
 }
 
 // Files are the dump files of one wiki.

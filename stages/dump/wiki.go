@@ -93,6 +93,9 @@ func Read(ctx context.Context, f Files) (*graph.Graph, Stats, error) {
 			st.Redirects++
 		} else {
 			vertex[r] = b.Vertex("/wiki/" + string(p.titles.Name(p.title[r])))
+			if int(vertex[r]) == len(st.PageIDs) { // a new vertex (a title twice is one)
+				st.PageIDs = append(st.PageIDs, p.id[r])
+			}
 			st.Articles++
 		}
 	}

@@ -24,7 +24,8 @@ func TestLoginwiki2024(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.NumVertices() != 1 || g.Name(0) != "/wiki/Main_Page" || g.NumEdges() != 0 || st.Links != 3 || st.NotArticle != 3 {
+	if g.NumVertices() != 1 || g.Name(0) != "/wiki/Main_Page" || g.NumEdges() != 0 || st.Links != 3 || st.NotArticle != 3 ||
+		len(st.PageIDs) != 1 || st.PageIDs[0] != 1 {
 		t.Errorf("vertices %v, %d edges, stats %+v", g.Names(), g.NumEdges(), st)
 	}
 	f.LinkTarget = ""

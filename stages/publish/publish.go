@@ -48,9 +48,14 @@ type Input struct {
 	// (graph.txt.gz) or zstd (graph.txt.zst), which rank -graph and
 	// DuckDB's read_csv read as they are, or not at all.
 	EdgeList EdgeListMode
-	// Global are whole-wiki ranks by page (a job's global_ranks; nil:
-	// none), set beside the job's own in its ranks tables.
-	Global map[string]Ranked
+	// Global are whole-wiki ranks (a job's global_ranks; nil: none), set
+	// beside the job's own in its ranks tables: joined on page id where
+	// both sides have one (a page renamed since still joins), on the
+	// page's name otherwise.
+	Global *GlobalRanks
+	// PageIDs are the vertices' MediaWiki page ids, by vertex, for a graph
+	// read from a wiki's dumps (nil: none; a crawl's come from its pages).
+	PageIDs []int64
 
 	namesOnce sync.Once
 	names     []string // the graph's names made safe (names.Safe), by vertex id

@@ -134,6 +134,13 @@ func (r row) optInt32(name string) int32 {
 	return 0
 }
 
+func (r row) optInt64(name string) int64 {
+	if a, ok := r.cols[name].(*array.Int64); ok && a.IsValid(r.i) {
+		return a.Value(r.i)
+	}
+	return 0
+}
+
 func (r row) mustStr(name string) string  { s, _ := r.str(name); return s }
 func (r row) int32(name string) int32     { return r.cols[name].(*array.Int32).Value(r.i) }
 func (r row) float64(name string) float64 { return r.cols[name].(*array.Float64).Value(r.i) }
@@ -171,14 +178,42 @@ func readTable(path string, f func(row)) (err error) {
 	return nil
 }
 
-// ReadRanks reads a ranks table (ranks/<e>.parquet, as rank -dump -out
-// writes one for a whole wiki) into each page's rank and position.
-func ReadRanks(path string) (map[string]Ranked, error) {
-	out, err := readRanks(path)
-	if err == nil && len(out) == 0 {
+// GlobalRanks is a whole wiki's ranks table (ranks/<e>.parquet, as rank
+// -dump -out writes one), by page name and, where the table has them, by
+// page id.
+type GlobalRanks struct {
+	ByName map[string]Ranked
+	ByID   map[int64]Ranked
+}
+
+// ReadRanks reads a ranks table into each page's rank and position.
+func ReadRanks(path string) (*GlobalRanks, error) {
+	g := &GlobalRanks{ByName: map[string]Ranked{}, ByID: map[int64]Ranked{}}
+	err := readTable(path, func(r row) {
+		rk := Ranked{Rank: r.float64("rank"), Position: r.int32("position")}
+		g.ByName[r.mustStr("page")] = rk
+		if id := r.optInt64("page_id"); id != 0 {
+			g.ByID[id] = rk
+		}
+	})
+	if err == nil && len(g.ByName) == 0 {
 		err = fmt.Errorf("%s: no ranks", path)
 	}
-	return out, err
+	return g, err
+}
+
+// Of returns the global rank of a page: by its page id where both sides
+// have one, else by its name.
+func (g *GlobalRanks) Of(name string, pageID int64) (Ranked, bool) {
+	if g == nil {
+		return Ranked{}, false
+	}
+	if pageID != 0 && len(g.ByID) > 0 {
+		r, ok := g.ByID[pageID]
+		return r, ok
+	}
+	r, ok := g.ByName[name]
+	return r, ok
 }
 
 // readRanks reads a ranks table by page, global ranks included where the

@@ -166,11 +166,13 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 		field("residual", tFloat64, false),
 		field("global_rank", tFloat64, true),
 		field("global_position", tInt32, true),
+		field("page_id", tInt64, true),
 	}
 	var names []string
 	if in.Global != nil {
 		names = in.safeNames()
 	}
+	ids := in.pageIDs()
 	return tableSpec{fields, func(t *table) {
 		constant(t, 2, r.Epsilon)
 		constant(t, 7, int32(r.Iterations))
@@ -181,13 +183,18 @@ func ranksTable(in *Input, r rank.Result) tableSpec {
 			t.i32(4).Append(int32(v))
 			t.f64(5).Append(r.Ranks[v])
 			t.i32(6).Append(int32(pos + 1))
-			if g, ok := in.Global[pick(names, v)]; ok {
+			var id int64
+			if ids != nil {
+				id = ids[v]
+			}
+			if g, ok := in.Global.Of(pick(names, v), id); ok {
 				t.f64(9).Append(g.Rank)
 				t.i32(10).Append(g.Position)
 			} else {
 				t.f64(9).AppendNull()
 				t.i32(10).AppendNull()
 			}
+			optInt64(t.i64(11), id)
 			t.endRow()
 		}
 	}}
@@ -231,4 +238,20 @@ func pick(names []string, v uint32) string {
 		return ""
 	}
 	return names[v]
+}
+
+// pageIDs returns each vertex's page id (0: unknown), or nil if none is
+// known: a dump's, or a crawl's pages'.
+func (in *Input) pageIDs() []int64 {
+	if in.PageIDs != nil {
+		return in.PageIDs
+	}
+	if in.Crawl == nil {
+		return nil
+	}
+	ids := make([]int64, len(in.Crawl.Pages))
+	for i, p := range in.Crawl.Pages {
+		ids[i] = p.PageID
+	}
+	return ids
 }

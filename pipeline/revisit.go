@@ -107,7 +107,7 @@ func pageHistories(st *store.Store, res *crawl.Result) (map[string]publish.PageH
 	}
 	out := make(map[string]publish.PageHistory, len(res.Pages))
 	for _, h := range hist {
-		ph := publish.PageHistory{Visits: h.Visits, Textual: h.Textual, Structural: h.Structural,
+		ph := publish.PageHistory{Visits: h.Visits, Textual: h.Textual, Structural: h.Structural, Edits: h.Edits,
 			ChangeRate: math.NaN()}
 		if r := h.Rate(); !math.IsNaN(r) && clock.DaysPerTick > 0 {
 			ph.ChangeRate = r / clock.DaysPerTick

@@ -50,6 +50,7 @@ func pagesTable(in *Input) tableSpec {
 		field("revision_id", tInt64, true),
 		field("wikidata_id", tString, true),
 		field("edited", tBool, true),
+		field("edits", tInt32, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -101,6 +102,11 @@ func pagesTable(in *Input) tableSpec {
 			optInt64(t.i64(35), p.RevisionID)
 			optString(t.str(36), p.WikidataID)
 			optBool(t.boolean(37), p.Edited)
+			if h, ok := in.History[p.Key]; ok {
+				t.i32(38).Append(int32(h.Edits))
+			} else {
+				t.i32(38).AppendNull()
+			}
 			t.endRow()
 		}
 	}}

@@ -19,6 +19,10 @@ type History struct {
 	// those that found its elements changed (a structural change is also
 	// a textual one: the bytes differ).
 	Textual, Structural int
+	// Edits counts visits that found a new revision of the page (its
+	// MediaWiki revision id changed): an edit, where a textual change may
+	// also be a re-render (a template or module changed the HTML).
+	Edits int `json:",omitempty"`
 	// FirstSeen, LastVisit and LastChange are ticks; LastChange is -1
 	// until a change is seen.
 	FirstSeen, LastVisit, LastChange int

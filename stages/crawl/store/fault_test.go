@@ -225,3 +225,23 @@ func TestEndInLockFile(t *testing.T) {
 		t.Errorf("a killed run is not resumed: resumes %q", s.Resumes())
 	}
 }
+
+// A folder named with '#' or '?' (a URI's fragment and query) holds its
+// own state: the driver's file: URI once stopped at them and opened
+// another file.
+func TestStatePathWithURIMarks(t *testing.T) {
+	base := t.TempDir()
+	for _, dir := range []string{"a#1", "b?x=1", "c%41"} {
+		path := filepath.Join(base, dir, "state.sqlite")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		writeState(t, path, 2)
+		if err := Check(path); err != nil {
+			t.Errorf("%s: %v", dir, err)
+		}
+	}
+	for _, stray := range []string{"a", "b", "cA"} {
+		if _, err := os.Stat(filepath.Join(base, stray)); err == nil {
+			t.Errorf("a state was written to %s", stray)
+		}
+	}
+}

@@ -21,11 +21,13 @@ func (s *Store) Spent() int { return s.spent }
 
 // observe records this tick's visit of key in its history and returns the
 // history as stored JSON. hash and structure are what the visit found (""
-// for a 304: unchanged); relevance is NaN to keep the stored one;
+// for a 304: unchanged), revision the page's revision id (0: unknown or a
+// 304); relevance is NaN to keep the stored one;
 // lastModified is the answer's Last-Modified header ("" if none).
-func (s *Store) observe(key, hash, structure string, relevance float64, lastModified string) (string, error) {
+func (s *Store) observe(key, hash, structure string, revision int64, relevance float64, lastModified string) (string, error) {
 	var oldHash, oldStructure, raw string
-	err := s.read(s.history, []any{key}, &oldHash, &oldStructure, &raw)
+	var oldRevision int64
+	err := s.read(s.history, []any{key}, &oldHash, &oldStructure, &raw, &oldRevision)
 	var h revisit.History
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -40,6 +42,9 @@ func (s *Store) observe(key, hash, structure string, relevance float64, lastModi
 			relevance = h.Relevance
 		}
 		changed := hash != "" && hash != oldHash
+		if h.LastVisit < s.tick && revision != 0 && oldRevision != 0 && revision != oldRevision {
+			h.Edits++
+		}
 		h.Observe(s.tick, changed, changed && structure != oldStructure, relevance)
 	}
 	if math.IsNaN(h.Relevance) {

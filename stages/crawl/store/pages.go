@@ -56,21 +56,21 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 	if err := s.write(s.found, key); err != nil {
 		return err
 	}
-	h, err := s.observe(key, st.Hash, structure, st.Doc.Relevance, st.LastModified)
+	h, err := s.observe(key, st.Hash, structure, st.Doc.RevisionID, st.Doc.Relevance, st.LastModified)
 	if err != nil {
 		return err
 	}
 	return s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
-		structure, st.Bytes, doc, h, checksum(key, digest, st.ETag, st.LastModified, st.Hash, structure, st.Bytes, doc))
+		structure, st.Bytes, doc, h, checksum(key, digest, st.ETag, st.LastModified, st.Hash, structure, st.Bytes, doc), st.Doc.RevisionID)
 }
 
 const saveSQL = `
-INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc, history, checksum)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc, history, checksum, revision)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET
 	run_id = excluded.run_id, fetched_at = excluded.fetched_at, digest = excluded.digest,
 	etag = excluded.etag, last_modified = excluded.last_modified, bytes = excluded.bytes, doc = excluded.doc,
-	history = excluded.history, checksum = excluded.checksum,
+	history = excluded.history, checksum = excluded.checksum, revision = excluded.revision,
 	fetches = fetches + 1,
 	content_changes = content_changes + (content_hash != excluded.content_hash),
 	structure_changes = structure_changes + (structure != excluded.structure),
@@ -79,7 +79,7 @@ ON CONFLICT (key) DO UPDATE SET
 // Touch implements crawl.State: this run found key unchanged (a 304
 // giving lastModified).
 func (s *Store) Touch(key, lastModified string) error {
-	h, err := s.observe(key, "", "", math.NaN(), lastModified)
+	h, err := s.observe(key, "", "", 0, math.NaN(), lastModified)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (s *Store) verifyAll() (int, error) {
 
 // openReadOnly opens the file at path for reading only, without a lock.
 func openReadOnly(path string) (*Store, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
+	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&_pragma=busy_timeout(5000)")
 	if err != nil {
 		return nil, err
 	}

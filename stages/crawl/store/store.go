@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,7 +60,8 @@ CREATE TABLE IF NOT EXISTS pages (
 	content_changes   INTEGER NOT NULL DEFAULT 0,
 	structure_changes INTEGER NOT NULL DEFAULT 0,
 	history TEXT NOT NULL DEFAULT '', -- JSON revisit.History: visits, changes, intervals
-	checksum TEXT NOT NULL DEFAULT '' -- of the stored copy (checksum in pages.go)
+	checksum TEXT NOT NULL DEFAULT '', -- of the stored copy (checksum in pages.go)
+	revision INTEGER NOT NULL DEFAULT 0 -- the stored copy's MediaWiki revision id (0: unknown)
 );
 CREATE TABLE IF NOT EXISTS memory (
 	digest TEXT PRIMARY KEY,   -- the topic and extraction settings pages were judged under
@@ -163,7 +165,7 @@ func open(path, runID string, ended [2]string) (*Store, error) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a file")
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	db, err := sql.Open("sqlite", fileURI(path)+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +185,12 @@ func open(path, runID string, ended [2]string) (*Store, error) {
 	return s, nil
 }
 
+// fileURI is path as a file: URI for the driver: a '#' or '?' in a
+// folder's name would otherwise end the path (and open another file).
+func fileURI(path string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
+}
+
 // Damage reports the damaged file Open moved aside (nil if none).
 func (s *Store) Damage() *Damage { return s.damage }
 
@@ -196,7 +204,7 @@ func (s *Store) prepare() error {
 		sql  string
 	}{
 		{&s.load, `SELECT run_id, fetched_at, etag, last_modified, content_hash, structure, bytes, doc, checksum FROM pages WHERE key = ? AND digest = ?`},
-		{&s.history, `SELECT content_hash, structure, history FROM pages WHERE key = ?`},
+		{&s.history, `SELECT content_hash, structure, history, revision FROM pages WHERE key = ?`},
 		{&s.requests, `UPDATE runs SET requests = ? WHERE run_id = ?`},
 		{&s.serverNow, `UPDATE runs SET server_now = max(server_now, ?) WHERE run_id = ?`},
 		{&s.save, saveSQL},
@@ -228,8 +236,10 @@ var migrations = map[int]string{
 		ALTER TABLE runs ADD COLUMN tick INTEGER NOT NULL DEFAULT 0;
 		ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
 		ALTER TABLE runs ADD COLUMN server_now REAL NOT NULL DEFAULT 0;
-		ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';`,
-	2: `ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';`,
+		ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';
+		ALTER TABLE pages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
+	2: `ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';
+		ALTER TABLE pages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
 }
 
 func (s *Store) begin() error {

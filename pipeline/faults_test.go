@@ -483,3 +483,27 @@ func TestRunLockedIsBusy(t *testing.T) {
 		t.Errorf("run meeting a held lock: %v (kind %v)", err, KindOf(err))
 	}
 }
+
+// Every file and folder of a run, the search index's included, is as
+// readable as the run's own folder: another user (a host user reading
+// what a container wrote) reads all of it or none.
+func TestRunFilesReadableAlike(t *testing.T) {
+	r := testRunner(t, etagWiki(t, 60))
+	m, err := r.Run(context.Background(), testJob("tennis", 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.OutDir, "tennis", m.RunID)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fi.Mode().Perm() & 0o444
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		info, err := d.Info()
+		if err == nil && info.Mode().Perm()&0o444 != want {
+			t.Errorf("%s: %v, the run's folder %v", path, info.Mode().Perm(), fi.Mode().Perm())
+		}
+		return nil
+	})
+}

@@ -48,7 +48,7 @@ commands:
   report   [-out DIR] [-config jobs.yaml] -job NAME [-run ID] [-o FILE]
            one self-contained HTML report of a run
   search   [-out DIR] [-config jobs.yaml] -job NAME [-run ID] [-top 10] [-format text|json]
-           [-rank-weight 0.3] [-title-boost B] QUERY...
+           [-rank-weight 0.3] [-title-boost B] [-category NAME] QUERY...
            full-text search of a run's pages, BM25 boosted by PageRank
   rank     (-graph FILE | -dump DIR) [-vertices FILE] [-no-header] [-lenient] [-epsilon 0.01,0.005]
            [-beta 0.85] [-top 10] [-format text|json] [-out DIR] [-edge-list plain|zstd|gzip|none]

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/topicrank/topicrank/internal/perm"
 	"github.com/topicrank/topicrank/stages/publish"
 )
 
@@ -103,6 +104,9 @@ func (r *Report) Save(dir string) ([]publish.File, error) {
 			return nil, fmt.Errorf("chart: %w", err)
 		}
 		files = append(files, publish.File{Path: "harvest." + format})
+	}
+	if err := perm.Like(tmp); err != nil { // MkdirTemp's folder is private
+		return nil, err
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		return nil, err

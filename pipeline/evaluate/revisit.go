@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/internal/perm"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/revisit"
 )
@@ -136,6 +137,9 @@ func (r *RevisitReport) Save(dir string) error {
 		if err := r.chart(filepath.Join(tmp, "revisit."+format), format); err != nil {
 			return fmt.Errorf("chart: %w", err)
 		}
+	}
+	if err := perm.Like(tmp); err != nil { // MkdirTemp's folder is private
+		return err
 	}
 	return os.Rename(tmp, dir)
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/topicrank/topicrank/internal/perm"
 )
 
 // Doc is one page as the index holds it.
@@ -112,6 +114,9 @@ func Build(dir string, docs []Doc) error {
 	}
 	if cerr := idx.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = perm.Like(dir) // bleve makes its folders private (0700)
 	}
 	if err != nil {
 		return fmt.Errorf("search index %s: %w", dir, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/topicrank/topicrank/stages/dump"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/graph/parquetin"
+	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
 )
@@ -52,6 +53,11 @@ func cmdRank(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{fmt.Sprintf("-top %d: must be at least 1", *top)}
 	case *format != "text" && *format != "json":
 		return usageError{fmt.Sprintf("-format %q: want text or json", *format)}
+	}
+	if *out != "" { // checked first: reading a whole wiki takes minutes
+		if err := pipeline.Writable(*out, "-out folder"); err != nil {
+			return err
+		}
 	}
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)

@@ -112,3 +112,28 @@ func TestSearchCategory(t *testing.T) {
 		t.Errorf("a run without categories: exit %d\n%s", code, stderr)
 	}
 }
+
+// evaluate with nothing reachable (offline, a wrong -base-url) fails as
+// run does, and leaves no results folder.
+func TestEvaluateNothingFetchedFails(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := runner(t, "evaluate", "-config", "../../internal/snapshot/demo.yaml", "-job", "demo", "-strategies", "bfs",
+		"-out", out, "-base-url", "http://127.0.0.1:1")
+	if code != 1 || !strings.Contains(stderr, "no crawl fetched a page") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(out, "demo", "evaluate")); len(entries) > 0 {
+		t.Errorf("results left: %v", entries)
+	}
+}
+
+// rank -out checks its folder before reading anything: a file as -out
+// fails at once, naming it, not after the graph was read and ranked.
+func TestRankOutCheckedFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	code, _, stderr := runner(t, "rank", "-graph", filepath.Join(t.TempDir(), "no-such-graph.txt"), "-out", file)
+	if code != 2 || !strings.Contains(stderr, "-out folder "+file) || strings.Contains(stderr, "no-such-graph") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}

@@ -73,6 +73,7 @@ func (s *Scheduler) fire(ctx context.Context, name string) {
 	s.mu.Lock()
 	e, ok := s.jobs[name]
 	if ok && s.running[name] {
+		s.session["skipped"]++
 		s.mu.Unlock()
 		log.Warn("tick skipped: the job's previous run is still going")
 		if s.Observer != nil {
@@ -110,10 +111,19 @@ func (s *Scheduler) fire(ctx context.Context, name string) {
 		// Another process (a manual run, another scheduler) holds the job
 		// or its crawl state: this tick is skipped, not failed.
 		log.Warn("tick skipped: another run holds the job", "err", err)
+		s.count("skipped")
 		if s.Observer != nil {
 			s.Observer.RunFinished(name, nil, err)
 		}
 		return
+	}
+	switch {
+	case err == nil:
+		s.count("complete")
+	case m != nil && m.Status == pipeline.StatusPartial:
+		s.count("partial")
+	default:
+		s.count("failed")
 	}
 	switch {
 	case err != nil && ctx.Err() != nil && m != nil && m.Status == pipeline.StatusPartial:

@@ -63,6 +63,9 @@ type Scheduler struct {
 	slots    *slots
 	cron     *cron.Cron
 	stop     error // set once stopping: what /healthz reports
+	// session counts this session's runs by how they ended: complete,
+	// partial, failed, and ticks skipped.
+	session map[string]int
 }
 
 // entry is one scheduled job and its cron entry.
@@ -83,7 +86,7 @@ func (s *Scheduler) Start(ctx context.Context, cfg *pipeline.Config) error {
 	}
 	s.mu.Lock() // /healthz may already be asking
 	s.path, s.digest = cfg.Path, fileDigest(cfg.Path)
-	s.jobs, s.running, s.last = map[string]entry{}, map[string]bool{}, map[string]error{}
+	s.jobs, s.running, s.last, s.session = map[string]entry{}, map[string]bool{}, map[string]error{}, map[string]int{}
 	s.slots = newSlots(cfg.MaxParallelJobs)
 	s.cron = cron.New(cron.WithLocation(time.UTC), cron.WithLogger(cronLogger{log}))
 	s.mu.Unlock()
@@ -130,6 +133,7 @@ func (s *Scheduler) shutdown() error {
 	s.stop = errors.New("stopping")
 	s.mu.Unlock()
 	s.log().Info("stopping: running jobs publish what they have", "grace", grace.String())
+	defer s.summary()
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
@@ -142,6 +146,21 @@ func (s *Scheduler) shutdown() error {
 			strings.Join(sortedKeys(s.running), ", "), grace)}
 	}
 	return s.failed()
+}
+
+// summary logs what this session's runs did, once stopped.
+func (s *Scheduler) summary() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log().Info("stopped", "runs_complete", s.session["complete"], "runs_partial", s.session["partial"],
+		"runs_failed", s.session["failed"], "ticks_skipped", s.session["skipped"])
+}
+
+// count notes how a run of this session ended.
+func (s *Scheduler) count(outcome string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.session[outcome]++
 }
 
 // failed is the exit rule: an error when any job's last run failed (a

@@ -207,7 +207,8 @@ func TestPanicIsAFailedRun(t *testing.T) {
 		synctest.Wait()
 		err := stop()
 		if rec.count(rec.ended, "a") != 2 || pipeline.KindOf(err) != pipeline.Failed || !strings.Contains(err.Error(), "last run of a failed") ||
-			!strings.Contains(logs.String(), "run panicked") || !strings.Contains(logs.String(), "goroutine") {
+			!strings.Contains(logs.String(), "run panicked") || !strings.Contains(logs.String(), "goroutine") ||
+			!strings.Contains(logs.String(), "runs_failed=2") {
 			t.Errorf("%d runs ended, err %v, logs:\n%s", rec.count(rec.ended, "a"), err, logs)
 		}
 	})
@@ -225,7 +226,8 @@ func TestLockedTickIsSkipped(t *testing.T) {
 		time.Sleep(2500 * time.Millisecond)
 		synctest.Wait()
 		err := stop()
-		if err != nil || strings.Contains(logs.String(), "run failed") || strings.Count(logs.String(), "tick skipped: another run holds the job") != 2 {
+		if err != nil || strings.Contains(logs.String(), "run failed") || strings.Count(logs.String(), "tick skipped: another run holds the job") != 2 ||
+			!strings.Contains(logs.String(), "msg=stopped runs_complete=0 runs_partial=0 runs_failed=0 ticks_skipped=2") {
 			t.Errorf("err %v, logs:\n%s", err, logs)
 		}
 	})

@@ -396,3 +396,20 @@ func (d *decoder) job(n *yaml.Node, defaults Job) Job {
 	d.validate(n, &j)
 	return j
 }
+
+// Keys lists every key jobs.yaml accepts: a job's (which defaults may set
+// too, but name, schedule, seeds and topics), politeness's as
+// politeness.max_rps, and the top level's. docs/configuration.md has a
+// row for each (TestConfigurationDocumentsEveryKey).
+func Keys() []string {
+	d := &decoder{}
+	var j Job
+	keys := []string{"name", "schedule", "seeds", "topics", "max_parallel_jobs", "politeness.max_rps", "politeness.concurrency"}
+	for k := range d.settingHandlers("", &j) {
+		if k != "politeness" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/dump"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/graph/parquetin"
-	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
 )

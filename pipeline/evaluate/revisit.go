@@ -15,8 +15,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/internal/perm"
+	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/revisit"
 )

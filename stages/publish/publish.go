@@ -64,7 +64,7 @@ type Input struct {
 // PageHistory is what pages.parquet says of a page's changes across runs.
 type PageHistory struct {
 	Visits, Textual, Structural int
-	Edits                       int // visits that found a new revision
+	Edits                       int       // visits that found a new revision
 	ChangeRate                  float64   // changes per day, NaN if not estimated
 	LastChanged                 time.Time // zero: no change seen
 }

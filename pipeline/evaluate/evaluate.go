@@ -123,7 +123,7 @@ func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle
 	}
 	ranks := rank.PageRank(g, job.Beta, job.Epsilons[:1])
 	var top []string
-	for _, v := range rank.TopK(ranks[0].Ranks, TopK) {
+	for _, v := range rank.TopKNamed(ranks[0].Ranks, TopK, g.Name) {
 		top = append(top, g.Name(v))
 	}
 	log.Info("strategy crawled", "pages", h.Pages, "fetched", h.Fetched, "relevant", h.Relevant,

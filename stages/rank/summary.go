@@ -14,7 +14,7 @@ type Summary struct {
 	TopOutDegree []string         `json:"top_out_degree"`
 	Results      []EpsilonSummary `json:"results"`
 	// The degrees of the pages of TopInDegree and TopOutDegree, in their
-	// order (beside DESIGN.md's fields, which hold names only).
+	// order (beside the specified fields, which hold names only).
 	InDegrees  []int `json:"top_in_degree_values"`
 	OutDegrees []int `json:"top_out_degree_values"`
 }
@@ -40,7 +40,8 @@ type Overlap struct {
 }
 
 // Summarize builds the Summary of g and its PageRank results with top-k
-// lists of length k.
+// lists of length k. Ties at every cut are broken by page name, which
+// every input of the graph shares (vertex ids follow each input's order).
 func Summarize(g *graph.Graph, results []Result, k int) Summary {
 	in, out := Degrees(g)
 	names := func(ids []uint32) []string {
@@ -50,15 +51,15 @@ func Summarize(g *graph.Graph, results []Result, k int) Summary {
 		}
 		return s
 	}
-	a, b := TopK(in, JaccardTop), TopK(out, JaccardTop)
-	topIn, topOut := TopK(in, k), TopK(out, k)
+	a, b := TopKNamed(in, JaccardTop, g.Name), TopKNamed(out, JaccardTop, g.Name)
+	topIn, topOut := TopKNamed(in, k, g.Name), TopKNamed(out, k, g.Name)
 	s := Summary{
 		Vertices: g.NumVertices(), Edges: g.NumEdges(),
 		TopInDegree: names(topIn), TopOutDegree: names(topOut),
 		InDegrees: valuesOf(in, topIn), OutDegrees: valuesOf(out, topOut),
 	}
 	for _, r := range results {
-		c, top := TopK(r.Ranks, JaccardTop), TopK(r.Ranks, k)
+		c, top := TopKNamed(r.Ranks, JaccardTop, g.Name), TopKNamed(r.Ranks, k, g.Name)
 		s.Results = append(s.Results, EpsilonSummary{
 			Epsilon: r.Epsilon, Iterations: r.Iterations, Residual: r.Residual, Converged: r.Converged,
 			TopPageRank: names(top), PageRanks: valuesOf(r.Ranks, top),

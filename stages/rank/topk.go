@@ -21,11 +21,23 @@ func Degrees(g *graph.Graph) (in, out []int) {
 // TopK returns the ids of the k highest scores, highest first; equal scores
 // go to the lower id (the vertex that appeared first).
 func TopK[T int | float64](score []T, k int) []uint32 {
+	return topK(score, k, nil)
+}
+
+// TopKNamed is TopK with ties broken by name (then id): what every input
+// of one graph shares, where vertex ids follow each input's order. runner
+// rank's top lists and Jaccard figures are cut by it, so an edge list and
+// a Parquet table of the same graph give the same figures.
+func TopKNamed[T int | float64](score []T, k int, name func(uint32) string) []uint32 {
+	return topK(score, k, name)
+}
+
+func topK[T int | float64](score []T, k int, name func(uint32) string) []uint32 {
 	k = min(k, len(score))
 	if k <= 0 {
 		return nil
 	}
-	h := &minHeap[T]{score: score}
+	h := &minHeap[T]{score: score, name: name}
 	for v := range score {
 		id := uint32(v)
 		if h.Len() < k {
@@ -35,7 +47,12 @@ func TopK[T int | float64](score []T, k int) []uint32 {
 			heap.Fix(h, 0)
 		}
 	}
-	sortRanked(score, h.ids)
+	slices.SortFunc(h.ids, func(a, b uint32) int {
+		if h.better(a, b) {
+			return -1
+		}
+		return 1
+	})
 	return h.ids
 }
 
@@ -68,12 +85,18 @@ func sortRanked[T int | float64](score []T, ids []uint32) {
 type minHeap[T int | float64] struct {
 	score []T
 	ids   []uint32
+	name  func(uint32) string // breaks ties before ids, if set
 }
 
 // better reports whether a ranks above b.
 func (h *minHeap[T]) better(a, b uint32) bool {
 	if h.score[a] != h.score[b] {
 		return h.score[a] > h.score[b]
+	}
+	if h.name != nil {
+		if na, nb := h.name(a), h.name(b); na != nb {
+			return na < nb
+		}
 	}
 	return a < b
 }

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/topicrank/topicrank/stages/crawl/page"
 )
 
 // Job is one fully merged and validated job of jobs.yaml.
@@ -106,6 +108,9 @@ type Config struct {
 	// (top-level max_parallel_jobs; default 1: jobs on one host share its
 	// politeness budget, so running them side by side gains nothing).
 	MaxParallelJobs int
+	// Warnings are what is valid but likely not meant (a job without
+	// topics, a seed or topic given twice), each with file:line.
+	Warnings []string
 }
 
 // DefaultMaxParallelJobs is max_parallel_jobs when jobs.yaml does not say.
@@ -179,6 +184,7 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	if len(d.errs) > 0 {
 		return nil, &Error{Op: "config", Kind: Invalid, Err: errors.Join(d.errs...)}
 	}
+	cfg.Warnings = d.warnings
 	return cfg, nil
 }
 
@@ -228,9 +234,10 @@ func (d *decoder) resolve(paths []string) []string {
 
 // decoder walks the YAML nodes, collecting errors with their positions.
 type decoder struct {
-	file  string
-	errs  []error
-	lines map[string]int // line of each field of the current job
+	file     string
+	errs     []error
+	warnings []string
+	lines    map[string]int // line of each field of the current job
 }
 
 // errorf records a problem at n's line. ctx says where in the file it is:
@@ -296,7 +303,7 @@ func (d *decoder) decode(n *yaml.Node, ctx, field string, dst any) bool {
 		case n.Kind == yaml.SequenceNode:
 			msg = fmt.Sprintf("want %s, %s", want(dst), badItem(n, dst))
 		default:
-			msg = fmt.Sprintf("want %s, got %s", want(dst), got(n))
+			msg = fmt.Sprintf("want %s, got %s%s", want(dst), got(n), quotedNumber(n, dst))
 		}
 		d.errorf(n, ctx, field, "%s", msg)
 		return false
@@ -394,7 +401,30 @@ func (d *decoder) job(n *yaml.Node, defaults Job) Job {
 	h["topics"] = func(v *yaml.Node) { d.decode(v, ctx, "topics", &j.Topics) }
 	d.mapping(n, ctx, h)
 	d.validate(n, &j)
+	d.warn(n, &j)
 	return j
+}
+
+// warn notes what is valid in a job but likely not meant.
+func (d *decoder) warn(n *yaml.Node, j *Job) {
+	where := fmt.Sprintf("%s:%d: job %q", d.file, n.Line, j.Name)
+	if len(j.Topics) == 0 && len(j.TopicPages) == 0 {
+		d.warnings = append(d.warnings, where+": no topics: the crawl is unweighted and no page is judged (no relevance, no harvest); add topics: [words, ...] to focus it")
+	}
+	for _, list := range []struct {
+		field string
+		items []string
+		fold  func(string) string
+	}{{"seeds", j.Seeds, func(s string) string { k, _ := page.ArticleKey(s, nil); return k }}, {"topics", j.Topics, strings.ToLower}} {
+		seen := map[string]bool{}
+		for _, it := range list.items {
+			k := list.fold(strings.TrimSpace(it))
+			if seen[k] {
+				d.warnings = append(d.warnings, fmt.Sprintf("%s: %s: %q is given twice", where, list.field, it))
+			}
+			seen[k] = true
+		}
+	}
 }
 
 // Keys lists every key jobs.yaml accepts: a job's (which defaults may set

@@ -51,3 +51,35 @@ func TestDocsPointInside(t *testing.T) {
 		}
 	}
 }
+
+// What is valid but likely not meant is a warning, not an error.
+func TestConfigWarnings(t *testing.T) {
+	cfg, err := ParseConfig("jobs.yaml", []byte(`defaults:
+  user_agent: "x/0.1 (ops@example.org)"
+jobs:
+  - name: bare
+    seeds: [/wiki/A]
+  - name: twice
+    seeds: [/wiki/A, /wiki/A]
+    topics: [tennis, Tennis]
+  - name: fine
+    seeds: [/wiki/A]
+    topics: [tennis]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`jobs.yaml:4: job "bare": no topics`,
+		`jobs.yaml:6: job "twice": seeds: "/wiki/A" is given twice`,
+		`jobs.yaml:6: job "twice": topics: "Tennis" is given twice`,
+	}
+	if len(cfg.Warnings) != len(want) {
+		t.Fatalf("warnings %q", cfg.Warnings)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(cfg.Warnings[i], w) {
+			t.Errorf("warning %d: %q, want %q…", i, cfg.Warnings[i], w)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,33 @@ func want(dst any) string {
 		return "a list of " + strings.TrimPrefix(want(reflect.New(t.Elem()).Interface()), "a ") + "s"
 	}
 	return "a " + t.String()
+}
+
+// quotedNumber is a hint for a number written in quotes (a string to
+// YAML) where a number is wanted.
+func quotedNumber(n *yaml.Node, dst any) string {
+	switch dst.(type) {
+	case *int, *float64, **int, **float64:
+	default:
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+		return ""
+	}
+	if _, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64); err != nil {
+		return ""
+	}
+	return fmt.Sprintf(": drop the quotes (%s, not %q)", strings.TrimSpace(n.Value), n.Value)
+}
+
+// zoneHints are abbreviations people write for a zone, and the IANA
+// zone they most often mean.
+var zoneHints = map[string]string{
+	"PST": "America/Los_Angeles", "PDT": "America/Los_Angeles", "PT": "America/Los_Angeles",
+	"MST": "America/Denver", "MDT": "America/Denver", "CST": "America/Chicago", "CDT": "America/Chicago",
+	"EST": "America/New_York", "EDT": "America/New_York", "ET": "America/New_York",
+	"BST": "Europe/London", "CET": "Europe/Paris", "CEST": "Europe/Paris", "IST": "Asia/Kolkata",
+	"JST": "Asia/Tokyo", "AEST": "Australia/Sydney",
 }
 
 // got says in words what a node holds.
@@ -119,6 +147,9 @@ func syntaxError(path string, data []byte, err error) error {
 		switch {
 		case strings.Contains(strings.TrimLeft(line, " "), "\t") && strings.TrimLeft(line, " \t") != line:
 			return fmt.Errorf("%s:%d: a tab in the indentation: indent with spaces (%s)", path, k, msg)
+		case strings.Contains(msg, "did not find expected ',' or ']'"), strings.Contains(msg, "did not find expected ',' or '}'"):
+			return fmt.Errorf("%s:%d: a flow sequence or mapping is not closed: a missing ']' or '}', or an item holding ':', '#', '[' or ',' that needs quotes (%q) (%s)",
+				path, k, strings.TrimSpace(line), msg)
 		case strings.Contains(msg, "did not find expected key"), strings.Contains(msg, "expected '-' indicator"),
 			strings.Contains(msg, "mapping values are not allowed"), strings.Contains(msg, "did not find expected <document start>"):
 			return fmt.Errorf("%s:%d: the indentation breaks here: %q is indented unlike the keys around it; keys of one mapping line up (%s)",

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"regexp"
@@ -30,7 +31,13 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 		bad("name", "%q is not a safe path segment: want [a-z0-9][a-z0-9_-]*", j.Name)
 	}
 	if _, err := time.LoadLocation(j.Timezone); err != nil || j.Timezone == "" || strings.EqualFold(j.Timezone, "local") {
-		bad("timezone", "%q: want an IANA zone such as UTC or Europe/Paris (the host's own zone is not allowed)", j.Timezone)
+		hint := "such as UTC or Europe/Paris"
+		if z, ok := zoneHints[strings.ToUpper(j.Timezone)]; ok {
+			hint = fmt.Sprintf("such as %s (what %s usually means; it follows daylight saving time)", z, j.Timezone)
+		} else if strings.EqualFold(j.Timezone, "local") {
+			hint += ": a schedule must not change with the host it runs on"
+		}
+		bad("timezone", "%q: want an IANA zone %s", j.Timezone, hint)
 	} else if j.Schedule != "" {
 		if _, err := cron.ParseStandard(j.Schedule); err != nil || strings.Contains(j.Schedule, "TZ=") {
 			bad("schedule", "%q: %v (set the zone with timezone:, not in the expression)", j.Schedule, err)
@@ -41,6 +48,10 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	}
 	for _, s := range j.Seeds {
 		if _, ok := page.ArticleKey(s, nil); !ok {
+			if u, err := url.Parse(s); err == nil && u.Host != "" && strings.HasPrefix(u.Path, "/wiki/") {
+				bad("seeds", "%q is a URL: write its path, %s (the host is base_url's)", s, u.Path)
+				continue
+			}
 			bad("seeds", "%q is not an article path such as /wiki/Tennis", s)
 		}
 	}

@@ -33,6 +33,9 @@ func cmdValidate(_ context.Context, args []string, stdout, stderr io.Writer) err
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d jobs, valid\n", cfg.Path, len(cfg.Jobs))
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	fmt.Fprintf(stdout, "%s: %d %s, valid\n", cfg.Path, len(cfg.Jobs), plural(len(cfg.Jobs), "job", "jobs"))
 	return nil
 }

@@ -36,7 +36,7 @@ commands:
            check jobs.yaml
   run      [-config jobs.yaml] [-job NAME]... [-out DIR] [-base-url URL] [-metrics-file F] [-log-level L]
            run jobs now, once
-  schedule [-config jobs.yaml] [-out DIR] [-base-url URL] [-metrics-addr :9464] [-grace 5m] [-log-level L]
+  schedule [-config jobs.yaml] [-out DIR] [-base-url URL] [-metrics-addr :9464] [-grace 2m] [-log-level L]
            run jobs on their cron schedules (from a built binary: go run does not pass SIGTERM on)
   evaluate [-config jobs.yaml] -job NAME [-strategies bfs,weighted,...] [-admission discovery|best-first]
            [-oracle-corpus FILE] [-nights N] [-revisit [-policies P,...] [-budget 0.2] [-new-share S]]
@@ -108,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		if args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 			fmt.Fprint(stdout, usage)
 			return exitOK
 		}

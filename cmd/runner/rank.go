@@ -194,11 +194,11 @@ func parseEpsilons(s string) ([]float64, error) {
 }
 
 func printSummary(w io.Writer, s rank.Summary) {
-	fmt.Fprintf(w, "%d vertices, %d edges\n", s.Vertices, s.Edges)
+	fmt.Fprintf(w, "%d %s, %d %s\n", s.Vertices, plural(s.Vertices, "vertex", "vertices"), s.Edges, plural(s.Edges, "edge", "edges"))
 	fmt.Fprintf(w, "top in-degree:  %s\n", withValues(s.TopInDegree, s.InDegrees))
 	fmt.Fprintf(w, "top out-degree: %s\n", withValues(s.TopOutDegree, s.OutDegrees))
 	for _, r := range s.Results {
-		fmt.Fprintf(w, "\nepsilon %g: %d iterations, residual %.3g\n", r.Epsilon, r.Iterations, r.Residual)
+		fmt.Fprintf(w, "\nepsilon %g: %d %s, residual %.3g\n", r.Epsilon, r.Iterations, plural(r.Iterations, "iteration", "iterations"), r.Residual)
 		for i, p := range r.TopPageRank {
 			fmt.Fprintf(w, "  %2d. %-40s %.6g\n", i+1, p, r.PageRanks[i])
 		}

@@ -94,9 +94,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		if m != nil {
 			c := m.Counts
-			fmt.Fprintf(stdout, "%s: %s run %s: %d pages (%d fetched, %d from the crawl state, %d failed, %d not fetched), %d edges -> %s\n",
-				j.Name, m.Status, m.RunID, c.Vertices, c.Fetched, c.NotModified+c.Carried+c.Replayed, c.Failed, c.NotFetched,
-				c.Edges, pipeline.RunDir(f.out, m))
+			fmt.Fprintf(stdout, "%s: %s run %s: %d %s (%d fetched, %d from the crawl state, %d failed, %d not fetched), %d %s -> %s\n",
+				j.Name, m.Status, m.RunID, c.Vertices, plural(c.Vertices, "page", "pages"), c.Fetched, c.NotModified+c.Carried+c.Replayed, c.Failed, c.NotFetched,
+				c.Edges, plural(c.Edges, "edge", "edges"), pipeline.RunDir(f.out, m))
 		}
 		if err != nil {
 			errs = append(errs, err)

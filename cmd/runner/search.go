@@ -28,7 +28,7 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	run := fs.String("run", "", "run id (default: the newest complete run)")
 	top := fs.Int("top", 10, "hits to show")
 	format := fs.String("format", "text", "text or json")
-	weight := fs.Float64("rank-weight", search.DefaultRankWeight, "PageRank's weight: score = bm25 × (1 + w·ln(1 + N·pagerank)); 0: plain BM25")
+	weight := fs.Float64("rank-weight", search.DefaultRankWeight, "PageRank's weight: score = (bm25 + title) × (1 + w·ln(1 + N·pagerank)), title being -title-boost's term; 0: no PageRank")
 	boost := fs.Float64("title-boost", search.DefaultTitleBoost, "weight of the query's words in titles; 0: titles count as text only")
 	category := fs.String("category", "", "keep only pages of this category (its exact title, with or without Category:; the first letter's case and spaces or underscores do not matter, as on Wikipedia)")
 	words, err := parseAnywhere(fs, args)

@@ -23,7 +23,7 @@ func (c changes) none() bool { return len(c.added)+len(c.removed)+len(c.changed)
 func (s *Scheduler) apply(ctx context.Context, cfg *pipeline.Config) (changes, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var ch changes
+	ch := changes{added: []string{}, removed: []string{}, changed: []string{}} // [] in JSON logs, not null
 	want := map[string]pipeline.Job{}
 	for _, job := range cfg.Jobs {
 		if job.Schedule != "" {

@@ -224,7 +224,11 @@ func (c *crawler) interrupted(err error) {
 			c.settle(c.visited[key], f)
 		}
 	}
-	c.problem("interrupted with %d pages not fetched: %v", c.tally.NotFetched, err)
+	pages := "pages"
+	if c.tally.NotFetched == 1 {
+		pages = "page"
+	}
+	c.problem("interrupted with %d %s not fetched: %v", c.tally.NotFetched, pages, err)
 }
 
 // process records key's fetch outcome and, for a usable page that is not a

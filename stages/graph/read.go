@@ -104,7 +104,7 @@ func (er *edgeReader) window(data []byte) error {
 		er.named += len(er.tables[p].names) - before[p]
 	}
 	if er.header >= 0 && er.named > er.header && !er.lenient {
-		return &SyntaxError{er.lineNamingVertex(er.header-named, before, pieces), fmt.Sprintf("vertex %d is beyond the header's count of %d (use -lenient to accept)", er.header+1, er.header)}
+		return &SyntaxError{er.lineNamingVertex(er.header-named, before, pieces), fmt.Sprintf("a name here is the %s distinct vertex, beyond the header's count of %d (fix the header, or use -lenient to accept)", ordinal(er.header+1), er.header)}
 	}
 	er.read += int64(len(data))
 	er.grow(edges)
@@ -218,4 +218,19 @@ func (er *edgeReader) finish(vertices int) (names []string, src, dst []uint32) {
 	src, dst = er.src, er.dst
 	er.src, er.dst = nil, nil
 	return names, src, dst
+}
+
+// ordinal writes n as "3rd", "21st".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }

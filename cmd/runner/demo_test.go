@@ -46,6 +46,13 @@ func TestDemo(t *testing.T) {
 	if len(d.History.Runs) != 2 || len(d.Movers) == 0 {
 		t.Errorf("the report's rank history has %d runs and %d movers, want 2 and some", len(d.History.Runs), len(d.Movers))
 	}
+	// status with jobs.yaml says how to see the demo's job.
+	if _, stdout, _ := runner(t, "status", "-config", "../../jobs.yaml", "-out", out); !strings.Contains(stdout, "runner status -config internal/snapshot/demo.yaml") {
+		t.Errorf("status names no way to the demo's job:\n%s", stdout)
+	}
+	if code, stdout, _ := runner(t, "status", "-config", "../../internal/snapshot/demo.yaml", "-out", out); code != 0 || !strings.Contains(stdout, "demo ") {
+		t.Errorf("status of the demo's job: exit %d\n%s", code, stdout)
+	}
 	// The demo's pages keep their categories: the report ranks them.
 	if len(d.Categories) != report.TopCategories || d.Categories[0].Rank < d.Categories[1].Rank {
 		t.Errorf("the report's categories: %+v", d.Categories)

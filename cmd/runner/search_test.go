@@ -137,3 +137,22 @@ func TestRankOutCheckedFirst(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }
+
+// Wording a newcomer met: --help, singulars, the usage's defaults.
+func TestWording(t *testing.T) {
+	if code, stdout, _ := runner(t, "--help"); code != 0 || !strings.Contains(stdout, "usage: runner") {
+		t.Errorf("--help: exit %d\n%s", code, stdout)
+	}
+	if !strings.Contains(usage, "[-grace 2m]") {
+		t.Error("the usage's -grace default is not schedule's")
+	}
+	one := writeJobs(t, "defaults:\n  user_agent: \"x/0.1 (ops@example.org)\"\njobs:\n  - {name: a, seeds: [/wiki/A], topics: [a]}\n")
+	if code, stdout, _ := runner(t, "validate", "-config", one); code != 0 || !strings.Contains(stdout, ": 1 job, valid") {
+		t.Errorf("validate of one job: exit %d\n%s", code, stdout)
+	}
+	g := filepath.Join(t.TempDir(), "g.txt")
+	os.WriteFile(g, []byte("2\na b\n"), 0o644)
+	if code, stdout, _ := runner(t, "rank", "-graph", g, "-epsilon", "2"); code != 0 || !strings.Contains(stdout, "2 vertices, 1 edge\n") || !strings.Contains(stdout, ": 1 iteration,") {
+		t.Errorf("rank of one edge: exit %d\n%s", code, stdout)
+	}
+}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -61,8 +64,29 @@ func cmdStatus(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if others := unlisted(*out, cfg); len(others) > 0 {
+		hint := ""
+		if slices.Contains(others, "demo") {
+			hint = " (the demo's job is in internal/snapshot/demo.yaml: runner status -config internal/snapshot/demo.yaml)"
+		}
+		fmt.Fprintf(stdout, "\n%s also holds runs of %s, not in %s%s\n", *out, strings.Join(others, ", "), *config, hint)
+	}
 	if len(broken) > 0 {
 		return fmt.Errorf("failing (missed two nights, never complete, or damaged): %s", strings.Join(broken, ", "))
 	}
 	return nil
+}
+
+// unlisted returns the jobs with runs under out that cfg does not name.
+func unlisted(out string, cfg *pipeline.Config) []string {
+	entries, _ := os.ReadDir(out)
+	var names []string
+	for _, e := range entries {
+		if _, ok := cfg.Job(e.Name()); !ok && e.IsDir() && pipeline.IsJobName(e.Name()) {
+			if _, err := os.Stat(filepath.Join(out, e.Name(), "runs.parquet")); err == nil {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	return names
 }

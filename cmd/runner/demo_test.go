@@ -46,6 +46,15 @@ func TestDemo(t *testing.T) {
 	if len(d.History.Runs) != 2 || len(d.Movers) == 0 {
 		t.Errorf("the report's rank history has %d runs and %d movers, want 2 and some", len(d.History.Runs), len(d.Movers))
 	}
+	if code, _, stderr := runner(t, "report", "-out", out, "-job", "demo", "-o", "/no/such/dir/r.html"); code != 2 || !strings.Contains(stderr, "-o /no/such/dir/r.html") {
+		t.Errorf("report -o into a missing folder: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runner(t, "report", "-out", out, "-job", "demo", "-run", "../x"); code != 2 || !strings.Contains(stderr, `-run "../x" is not a run id`) {
+		t.Errorf("report -run ../x: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runner(t, "search", "-out", out, "-job", "demo", "-run", "20000101T000000Z", "x"); code != 2 || !strings.Contains(stderr, "its runs: "+second.RunID) && !strings.Contains(stderr, "its runs: ") {
+		t.Errorf("search -run of no run: exit %d\n%s", code, stderr)
+	}
 	// status with jobs.yaml says how to see the demo's job.
 	if _, stdout, _ := runner(t, "status", "-config", "../../jobs.yaml", "-out", out); !strings.Contains(stdout, "runner status -config internal/snapshot/demo.yaml") {
 		t.Errorf("status names no way to the demo's job:\n%s", stdout)

@@ -15,6 +15,9 @@ import (
 func findRun(op, out, config, job, runID string) (string, *pipeline.Manifest, error) {
 	if _, err := os.Stat(filepath.Join(out, job)); err != nil {
 		msg := fmt.Sprintf("nothing published under %s", filepath.Join(out, job))
+		if !filepath.IsAbs(out) {
+			msg += fmt.Sprintf(" (%s is relative to the current folder; -out names the output root)", out)
+		}
 		if cfg, err := pipeline.LoadConfig(config); err == nil {
 			if _, ok := cfg.Job(job); !ok {
 				var names []string

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"path/filepath"
 
 	"github.com/topicrank/topicrank/pipeline"
@@ -38,6 +40,13 @@ func cmdReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return d.Write(stdout)
 	}
 	if err := writeReport(d, path); err != nil {
+		if *file == "" && errors.Is(err, iofs.ErrPermission) {
+			return &pipeline.Error{Op: "report", Job: *job, Kind: pipeline.Invalid,
+				Err: fmt.Errorf("%w: the run's folder is not writable by this user; write the report elsewhere with -o FILE", err)}
+		}
+		if *file != "" {
+			return usageError{fmt.Sprintf("-o %s: %v", *file, errors.Unwrap(err))}
+		}
 		return err
 	}
 	fmt.Fprintln(stdout, path)

@@ -150,6 +150,10 @@ func TestWording(t *testing.T) {
 	if code, stdout, _ := runner(t, "validate", "-config", one); code != 0 || !strings.Contains(stdout, ": 1 job, valid") {
 		t.Errorf("validate of one job: exit %d\n%s", code, stdout)
 	}
+	t.Chdir(t.TempDir())
+	if code, _, stderr := runner(t, "report", "-job", "demo"); code != 2 || !strings.Contains(stderr, "outputs is relative to the current folder; -out names the output root") {
+		t.Errorf("report with nothing under the relative outputs: exit %d\n%s", code, stderr)
+	}
 	g := filepath.Join(t.TempDir(), "g.txt")
 	os.WriteFile(g, []byte("2\na b\n"), 0o644)
 	if code, stdout, _ := runner(t, "rank", "-graph", g, "-epsilon", "2"); code != 0 || !strings.Contains(stdout, "2 vertices, 1 edge\n") || !strings.Contains(stdout, ": 1 iteration,") {

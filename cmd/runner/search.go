@@ -99,15 +99,22 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 // printHits prints hits for a reader: a terminal gets the matched words
 // highlighted in colour, anything else «marked».
 func printHits(w io.Writer, job, runID string, res *search.Result, terminal bool) {
-	fmt.Fprintf(w, "%s run %s: %d of %d pages match %q\n", job, runID, res.Total, res.Pages, res.Query)
+	query := res.Query // echoed as typed: a quoted phrase keeps its own quotes
+	if !strings.ContainsAny(query, `"'`) {
+		query = `"` + query + `"`
+	}
+	fmt.Fprintf(w, "%s run %s: %d of %d pages match %s\n", job, runID, res.Total, res.Pages, query)
 	for i, h := range res.Hits {
 		fmt.Fprintf(w, "\n%2d. %s  %s\n    score %.4g (bm25 %.4g, title %.4g, pagerank %.3g)\n", i+1, h.Title, h.Page, h.Score, h.BM25, h.TitleFit, h.PageRank)
-		for _, s := range h.Snippets {
-			if !terminal {
-				s = strings.NewReplacer("<mark>", "«", "</mark>", "»").Replace(s)
-				s = html.UnescapeString(s)
+		snippets := h.Snippets
+		if !terminal {
+			snippets = nil
+			for _, s := range h.Marked {
+				snippets = append(snippets, search.Tidy(html.UnescapeString(strings.NewReplacer("<mark>", "«", "</mark>", "»").Replace(s))))
 			}
-			fmt.Fprintf(w, "    %s\n", strings.Join(strings.Fields(s), " "))
+		}
+		for _, s := range snippets {
+			fmt.Fprintf(w, "    %s\n", s)
 		}
 	}
 }

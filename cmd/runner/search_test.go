@@ -29,6 +29,9 @@ func TestSearchCommand(t *testing.T) {
 	if code, after, stderr := runner(t, "search", "-out", out, "-job", "gen", "tennis", "-top", "3"); code != 0 || after != before {
 		t.Errorf("search with -top 3 after the query: exit %d, %s\n%s\nwant what it gives before the query:\n%s", code, stderr, after, before)
 	}
+	if _, quoted, _ := runner(t, "search", "-out", out, "-job", "gen", `"grand slam"`); !strings.Contains(quoted, `pages match "grand slam"`+"\n") {
+		t.Errorf("a quoted query is not echoed as typed: %s", quoted)
+	}
 	if _, words, _ := runner(t, "search", "-out", out, "-job", "gen", "--", "tennis", "-top"); !strings.Contains(words, `match "tennis -top"`) {
 		t.Errorf("after --, -top is a query word: %s", words)
 	}

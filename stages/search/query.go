@@ -3,7 +3,9 @@ package search
 import (
 	"cmp"
 	"fmt"
+	"html"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -44,13 +46,19 @@ const maxCandidates = 10000
 
 // Hit is one page found.
 type Hit struct {
-	Page     string   `json:"page"`
-	Title    string   `json:"title"`
-	Score    float64  `json:"score"`
-	BM25     float64  `json:"bm25"`
-	TitleFit float64  `json:"title_score"` // TitleBoost × Σ idf of the query terms in the title
-	PageRank float64  `json:"pagerank"`
+	Page     string  `json:"page"`
+	Title    string  `json:"title"`
+	Score    float64 `json:"score"`
+	BM25     float64 `json:"bm25"`
+	TitleFit float64 `json:"title_score"` // TitleBoost × Σ idf of the query terms in the title
+	PageRank float64 `json:"pagerank"`
+	// Snippets are fragments of the page's text around the matched words:
+	// plain text (entities decoded, white space collapsed) with the html
+	// style, marked with colour with the ansi style.
 	Snippets []string `json:"snippets,omitempty"`
+	// Marked are the html style's fragments with the matched words in
+	// <mark>, as HTML.
+	Marked []string `json:"snippets_html,omitempty"`
 }
 
 // Result is a search's answer.
@@ -152,7 +160,27 @@ func snippets(idx bleve.Index, q query.Query, hits []Hit, style string) error {
 		}
 	}
 	for i := range hits {
-		hits[i].Snippets = frags[hits[i].Page]
+		for _, f := range frags[hits[i].Page] {
+			if style == "html" {
+				hits[i].Marked = append(hits[i].Marked, Tidy(f))
+				f = html.UnescapeString(strings.NewReplacer("<mark>", "", "</mark>", "").Replace(f))
+			}
+			hits[i].Snippets = append(hits[i].Snippets, Tidy(f))
+		}
 	}
 	return nil
 }
+
+// Tidy collapses a fragment's white space and takes out the spaces the
+// article's text has before punctuation and inside brackets (its words
+// are joined at every tag: "King County , Washington ( state )").
+func Tidy(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = spaceBefore.ReplaceAllString(s, "$1")
+	return spaceAfter.ReplaceAllString(s, "$1")
+}
+
+var (
+	spaceBefore = regexp.MustCompile(` ([,.;:!?)\]»])`)
+	spaceAfter  = regexp.MustCompile(`([(\[«]) `)
+)

@@ -136,8 +136,11 @@ func TestDefaultsAndRankWeight(t *testing.T) {
 	if len(res.Hits) == 0 || res.Hits[0].Page != "/wiki/Space_Needle" {
 		t.Fatalf("space needle: %+v", res.Hits)
 	}
-	if s := strings.Join(res.Hits[0].Snippets, " "); !strings.Contains(s, "<mark>Space</mark> <mark>Needle</mark>") {
+	if s := strings.Join(res.Hits[0].Marked, " "); !strings.Contains(s, "<mark>Space</mark> <mark>Needle</mark>") {
 		t.Errorf("snippets do not mark the words: %q", s)
+	}
+	if s := strings.Join(res.Hits[0].Snippets, " "); !strings.Contains(s, "Space Needle is") || strings.ContainsAny(s, "<&") {
+		t.Errorf("plain snippets hold markup: %q", s)
 	}
 	ansi, err := Search(dir, "space needle", Options{Top: 1, Highlight: "ansi"})
 	if err != nil || len(ansi.Hits) == 0 || !strings.Contains(strings.Join(ansi.Hits[0].Snippets, " "), "\x1b[") {

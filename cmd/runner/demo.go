@@ -28,11 +28,21 @@ const demoJob = "demo"
 func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags(demoJob, stderr)
 	out := fs.String("out", "outputs", "output root: the demo's runs go to <out>/demo, replacing an earlier demo's")
+	serve := fs.Bool("serve", false, "keep serving the demo's pages instead (until stopped), and write a jobs file that crawls them: try schedule, evaluate or a job of your own offline")
+	addr := fs.String("addr", "127.0.0.1:0", "with -serve: the loopback address to serve on")
+	jobsFile := fs.String("jobs", "demo-jobs.yaml", "with -serve: the jobs file to write")
+	night := fs.Int("night", 1, "with -serve: which night's pages to serve (from 2 on, some are edited)")
 	fs.Func("log-level", "log lines from this level on: debug, info, warn (default) or error", logLevelFlag)
 	defer logLevel.Set(logLevel.Level())
 	logLevel.Set(slog.LevelWarn) // the demo prints its own summary
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *serve {
+		if *night < 1 {
+			return usageError{fmt.Sprintf("-night %d: want 1 or more", *night)}
+		}
+		return serveDemo(ctx, *addr, *jobsFile, *night, stdout, nil)
 	}
 	snap, err := snapshot.Load()
 	if err != nil {

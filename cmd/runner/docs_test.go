@@ -164,7 +164,7 @@ func docCommand(t *testing.T, doc, bin string, db *sql.DB, cmd string) (ran, che
 		return 0, 0
 	}
 	network := (sub == "run" || sub == "evaluate") && !strings.Contains(args, "-base-url")
-	if network || sub == "schedule" || placeholder.MatchString(args) || strings.Contains(args, "../shared") ||
+	if network || sub == "schedule" || strings.Contains(args, "-serve") || placeholder.MatchString(args) || strings.Contains(args, "../shared") ||
 		strings.Contains(strings.ReplaceAll(args, "$(cat outputs/", ""), "$(cat ") || strings.Contains(args, "<mirror>") {
 		_, _, help := runner(t, sub, "-h")
 		for _, f := range flagToken.FindAllStringSubmatch(args, -1) {

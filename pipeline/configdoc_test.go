@@ -16,7 +16,7 @@ func TestConfigurationDocumentsEveryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	documented := map[string]bool{}
-	row := regexp.MustCompile("(?m)^\\| ([^|]+) \\|")
+	row := regexp.MustCompile(`(?m)^\| ([^|]+) \|`)
 	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
 		for _, k := range regexp.MustCompile("`([a-z_.]+)`").FindAllStringSubmatch(m[1], -1) {
 			documented[k[1]] = true

@@ -499,7 +499,10 @@ func TestRunFilesReadableAlike(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fi.Mode().Perm() & 0o444
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, walkErr error) error {
+		if walkErr != nil {
+			return walkErr
+		}
 		info, err := d.Info()
 		if err == nil && info.Mode().Perm()&0o444 != want {
 			t.Errorf("%s: %v, the run's folder %v", path, info.Mode().Perm(), fi.Mode().Perm())

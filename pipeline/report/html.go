@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"strings"
 )
 
 // Write renders the report as one HTML file: styles inline, charts as
@@ -18,13 +19,24 @@ func (d *Data) Harvest() float64 {
 	return -1
 }
 
-func (d *Data) HistoryChart() template.HTML  { return historyChart(d.History) }
+func (d *Data) HistoryChart() template.HTML { return historyChart(d.History) }
+
+// Wiki is the job's wiki, where page names link to: its base_url (not a
+// mirror it may have been fetched from).
+func (d *Data) Wiki() string {
+	if b := d.Manifest.Config.BaseURL; b != "" {
+		return strings.TrimRight(b, "/")
+	}
+	return "https://en.wikipedia.org"
+}
 func (d *Data) OutcomesChart() template.HTML { return barChart(d.Outcomes) }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"short": Title,
-	"date":  runDate,
-	"pct":   func(x float64) float64 { return math.Round(x*1000) / 10 },
+	"short":  Title,
+	"date":   runDate,
+	"plural": func(n int, one, many string) string { return map[bool]string{true: one, false: many}[n == 1] },
+	"join":   strings.Join,
+	"pct":    func(x float64) float64 { return math.Round(x*1000) / 10 },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>topicrank: {{.Manifest.Job}} {{.Manifest.RunID}}</title>
@@ -41,6 +53,9 @@ tr:nth-child(even) td { background: #f6f6f6; }
 <h1>{{.Manifest.Job}}: the run of {{date .Manifest.RunID}} UTC</h1>
 <p>Run {{.Manifest.RunID}}, status <b class="status-{{.Manifest.Status}}">{{.Manifest.Status}}</b>, started {{.Manifest.Started.Format "2006-01-02 15:04:05 UTC"}},
 published {{.Manifest.Finished.Format "2006-01-02 15:04:05 UTC"}}, from {{.Manifest.FetchedFrom}}; robots.txt: {{.Manifest.Robots}}.</p>
+<p id="job">Topic: {{with .Manifest.Config.Topics}}<b>{{join . ", "}}</b>{{else}}none (an unweighted crawl){{end}};
+seeds: {{range $i, $s := .Manifest.Config.Seeds}}{{if $i}}, {{end}}<a href="{{$.Wiki}}{{$s}}">{{short $s}}</a>{{end}};
+strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} admission, at most {{.Manifest.Config.MaxPages}} pages.</p>
 {{with .Manifest.Problems}}<ul class="problems">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <table id="counts">
 <tr><th>vertices</th><td class="n">{{.Manifest.Counts.Vertices}}</td><th>edges</th><td class="n">{{.Manifest.Counts.Edges}}</td></tr>
@@ -68,7 +83,7 @@ gives more exact ranks, and the lists differ only where ranks are close.</p>
 {{range .Tops}}
 <h2>Top {{len .Pages}} by PageRank, epsilon {{.Epsilon}}</h2>
 <table class="top"><tr><th class="n">#</th><th>page</th><th class="n">PageRank</th><th class="n">in-degree</th><th class="n">out-degree</th><th class="n">relevance</th></tr>
-{{range .Pages}}<tr><td class="n">{{.Position}}</td><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td><td class="n">{{if ge .Relevance 0.0}}{{printf "%.2f" .Relevance}}{{else}}–{{end}}</td></tr>
+{{range .Pages}}<tr><td class="n">{{.Position}}</td><td><a href="{{$.Wiki}}{{.Name}}">{{short .Name}}</a></td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td><td class="n">{{if ge .Relevance 0.0}}{{printf "%.2f" .Relevance}}{{else}}–{{end}}</td></tr>
 {{end}}</table>
 {{end}}
 
@@ -88,12 +103,12 @@ gives more exact ranks, and the lists differ only where ranks are close.</p>
 {{end}}</table>
 {{end}}
 
-<h2>Biggest movers since {{if .PreviousRun}}the run of {{date .PreviousRun}}{{else}}the previous complete run{{end}}</h2>
+<h2>Biggest movers since {{if .PreviousRun}}the run of {{date .PreviousRun}}{{else}}the previous complete run{{end}} (epsilon {{.History.Epsilon}})</h2>
 {{if .Movers}}<table id="movers"><tr><th>page</th><th class="n">before</th><th class="n">now</th><th class="n">change</th><th class="n">places up</th></tr>
-{{range .Movers}}<tr><td>{{short .Name}}</td><td class="n">{{printf "%.5f" .Previous}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{printf "%+.5f" .Change}}</td><td class="n">{{.PlacesUp}}</td></tr>
-{{end}}</table>{{else if .PreviousRun}}<p>No page moved.</p>{{else}}<p>No earlier complete run to compare with.</p>{{end}}
+{{range .Movers}}<tr><td><a href="{{$.Wiki}}{{.Name}}">{{short .Name}}</a></td><td class="n">{{printf "%.5f" .Previous}}</td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{printf "%+.5f" .Change}}</td><td class="n">{{.PlacesUp}}</td></tr>
+{{end}}</table>{{else if .PreviousRun}}<p>No page changed places.</p>{{else}}<p>No earlier complete run to compare with.</p>{{end}}
 
-<h2>Rank history of today's top {{len .History.Series}} (epsilon {{.History.Epsilon}}, last {{len .History.Runs}} complete runs)</h2>
+<h2>Rank history of today's top {{len .History.Series}} (epsilon {{.History.Epsilon}}, {{if eq (len .History.Runs) 1}}one complete run{{else}}last {{len .History.Runs}} complete runs{{end}})</h2>
 {{.HistoryChart}}
 </body></html>
 `))

@@ -244,10 +244,12 @@ func byPosition(ranks map[string]publish.Ranked, n int) []string {
 	return names[:min(n, len(names))]
 }
 
+// movers are the pages whose position changed, by how much their rank
+// moved (a rank that changed in place is no move to a reader).
 func movers(prev, cur map[string]publish.Ranked) []Mover {
 	var ms []Mover
 	for name, c := range cur {
-		if p, ok := prev[name]; ok && (p.Rank != c.Rank || p.Position != c.Position) {
+		if p, ok := prev[name]; ok && p.Position != c.Position {
 			ms = append(ms, Mover{name, p.Rank, c.Rank, c.Rank - p.Rank, p.Position - c.Position})
 		}
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"log/slog"
 	"os"
@@ -65,9 +66,23 @@ func TestReport(t *testing.T) {
 	if series != HistoryTop || points != wantPoints(d) || strings.Count(s, `class="bar"`) != len(d.Outcomes) {
 		t.Errorf("charts: %d series, %d points (want %d), %d bars", series, points, wantPoints(d), strings.Count(s, `class="bar"`))
 	}
-	for _, external := range []string{"<script", "<link", "<img", "<iframe", "src=", "href=", "@import", "url("} {
+	for _, external := range []string{"<script", "<link", "<img", "<iframe", "src=", "@import", "url("} {
 		if strings.Contains(s, external) {
 			t.Errorf("the report refers outside itself: %q", external)
+		}
+	}
+	// Links are the only references: page names, to the page on the job's wiki.
+	if n, wiki := strings.Count(s, "href="), strings.Count(s, `<a href="https://en.wikipedia.org/wiki/`); n == 0 || n != wiki {
+		t.Errorf("%d links, %d of them to pages of the job's wiki", n, wiki)
+	}
+	for _, want := range []string{`id="job"`, "Topic: <b>tennis</b>", "strategy <b>weighted</b>", "(epsilon 0.005)</h2>"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	for _, m := range d.Movers {
+		if m.PlacesUp == 0 {
+			t.Errorf("a mover that did not change places: %+v", m)
 		}
 	}
 	path := filepath.Join(t.TempDir(), "report.html")
@@ -98,7 +113,8 @@ func TestReportOneRun(t *testing.T) {
 	if !strings.Contains(s, `id="one-run"`) || strings.Contains(s, `class="series"`) {
 		t.Error("a one-run report draws a history instead of saying there is one run so far")
 	}
-	if strings.Contains(s, "<td>Page_") || !strings.Contains(s, "<td>Page ") || !strings.Contains(s, `id="epsilon"`) {
+	if strings.Contains(s, ">Page_") || !strings.Contains(s, ">Page 0</a></td>") || !strings.Contains(s, `id="epsilon"`) ||
+		!strings.Contains(s, "one complete run") {
 		t.Error("page names with underscores, or no word on epsilon")
 	}
 	if !strings.Contains(s, `<th class="n">relevance</th>`) {
@@ -165,4 +181,15 @@ func renderInChromium(t *testing.T, path string, series, points int) {
 		t.Errorf("screenshot: %v %v", err, img.Bounds())
 	}
 	t.Logf("screenshot: %s", shot)
+}
+
+// The rank history's axis: whole positions, evenly spaced from 1.
+func TestPositionTicks(t *testing.T) {
+	for last, want := range map[int32]string{
+		3: "[1 2 3]", 12: "[1 2 3 4 5 6 7 8 9 10 11 12]", 40: "[1 9 17 25 33]", 100: "[1 21 41 61 81]",
+	} {
+		if got := fmt.Sprint(positionTicks(last)); got != want {
+			t.Errorf("positionTicks(%d) = %s, want %s", last, got, want)
+		}
+	}
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // palette: Okabe and Ito's colours, apart for common colour blindness,
-// then two greys.
-var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000", "#777777", "#BBBBBB"}
+// without their yellow, then black, indigo, brown and a grey: every line
+// reads on white.
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#332288", "#8C564B", "#666666"}
 
 // chart geometry, in SVG units.
 const (
@@ -78,15 +79,17 @@ func historyChart(h History) template.HTML {
 	return template.HTML(b.String())
 }
 
-// positionTicks are the positions the y axis labels: 1 and round steps
-// up to last.
+// positionTicks are the positions the y axis labels, whole and evenly
+// spaced from 1: every position up to 12, else 1 and steps of a round
+// size.
 func positionTicks(last int32) []int32 {
-	step := int32(niceCeil(float64(last) / 5))
-	ticks := []int32{1}
-	for p := step; p <= last; p += step {
-		if p > 1 {
-			ticks = append(ticks, p)
-		}
+	step := int32(1)
+	if last > 12 {
+		step = int32(niceCeil(float64(last) / 6))
+	}
+	var ticks []int32
+	for p := int32(1); p <= last; p += step {
+		ticks = append(ticks, p)
 	}
 	return ticks
 }

@@ -24,6 +24,20 @@ import (
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
+// interrupted runs job with r, cancelled once the crawl has done pages
+// pages, as SIGINT cancels a run.
+func interrupted(r *Runner, job Job, pages int) (*Manifest, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.Progress = func(_ string, p crawl.Progress) {
+		if p.Done == pages {
+			cancel()
+		}
+	}
+	defer func() { r.Progress = nil }()
+	return r.Run(ctx, job)
+}
+
 // logBuffer is a log the tests read back.
 type logBuffer struct {
 	mu  sync.Mutex
@@ -374,16 +388,9 @@ func TestKeepBoundsPartialRuns(t *testing.T) {
 	job := testJob("tennis", 200)
 	job.Keep = 1
 	for range 3 {
-		ctx, cancel := context.WithCancel(context.Background())
-		r.Progress = func(_ string, p crawl.Progress) {
-			if p.Done == 20 {
-				cancel()
-			}
-		}
-		if m, err := r.Run(ctx, job); err == nil || m.Status != StatusPartial {
+		if m, err := interrupted(r, job, 20); err == nil || m.Status != StatusPartial {
 			t.Fatalf("interrupted run: %v", err)
 		}
-		cancel()
 	}
 	c, _ := ReadCatalog(r.OutDir, "tennis")
 	if len(c.Partial) != 1 {

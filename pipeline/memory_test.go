@@ -102,16 +102,9 @@ func TestNightResumedSameGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	killed.Progress = func(_ string, p crawl.Progress) {
-		if p.Done == 50 {
-			cancel()
-		}
-	}
-	if m, err := killed.Run(ctx, job); err == nil || m.Status != StatusPartial {
+	if m, err := interrupted(killed, job, 50); err == nil || m.Status != StatusPartial {
 		t.Fatalf("interrupted night: %v", err)
 	}
-	killed.Progress = nil
 	got, err := killed.Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)

@@ -78,7 +78,8 @@ func readCatalog(dir string) (*Catalog, error) {
 	return c, nil
 }
 
-// Newest returns the newest run id the job has in any state, "" if none.
+// newest returns the newest run id the job has in any state (damaged
+// runs moved aside included), "" if none.
 func (c *Catalog) newest() string {
 	var ids []string
 	ids = append(ids, c.Complete...)
@@ -141,8 +142,8 @@ func repair(dir, job string, log *slog.Logger) (*Catalog, error) {
 		return c, writeRunsIfBehind(dir, job)
 	}
 	if c.Damaged != nil {
+		// Without a LATEST to trust, every folder is pending (readCatalog).
 		log.Warn("LATEST is damaged: rebuilding it from the newest whole complete run", "err", c.Damaged)
-		c.Pending = append(c.Complete, c.Pending...) // every folder is a candidate
 	}
 	latest := ""
 	for i := len(c.Pending) - 1; i >= 0 && latest == ""; i-- { // the newest whole one

@@ -30,8 +30,9 @@ import (
 const usage = `usage: runner <command> [flags]
 
 commands:
-  demo     [-out DIR] [-log-level L]
-           the whole pipeline offline, on real Wikipedia pages shipped with topicrank
+  demo     [-out DIR] [-log-level L] | -serve [-addr 127.0.0.1:0] [-jobs demo-jobs.yaml] [-night 1]
+           the whole pipeline offline, on real Wikipedia pages shipped with topicrank;
+           -serve keeps serving them, with a jobs file that crawls them, until stopped
   validate [-config jobs.yaml]
            check jobs.yaml
   run      [-config jobs.yaml] [-job NAME]... [-out DIR] [-base-url URL] [-metrics-file F] [-log-level L]

@@ -15,6 +15,7 @@ import (
 
 	"github.com/topicrank/topicrank/internal/version"
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/learn"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/graph"
@@ -34,11 +35,18 @@ type Runner struct {
 	Now        func() time.Time                   // nil: time.Now
 	// WrapTransport, if set, wraps every crawl's HTTP transport (metrics).
 	WrapTransport func(http.RoundTripper) http.RoundTripper
+	// LinkPrior starts a new topic's learned model (NewRunner sets the
+	// shipped one, learn.Shipped; nil: none).
+	LinkPrior *learn.Prior
 }
 
 // NewRunner returns a Runner writing under outDir.
 func NewRunner(outDir string, log *slog.Logger) *Runner {
-	return &Runner{OutDir: outDir, Politeness: crawl.NewPoliteness(), Log: log}
+	prior, err := learn.Shipped()
+	if err != nil {
+		panic(err) // the embedded file is checked by the learn package's tests
+	}
+	return &Runner{OutDir: outDir, Politeness: crawl.NewPoliteness(), Log: log, LinkPrior: prior}
 }
 
 // Run runs one job end to end: crawl, graph, PageRank, publish. A complete
@@ -277,7 +285,7 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent, WrapTransport: r.WrapTransport}, Politeness: r.Politeness, Log: log,
 		KeepText: true, MaxDepth: job.MaxDepth, Include: include, Exclude: exclude, RecheckMissing: job.RecheckMissing,
 		MaxTunnel: job.MaxTunnel, TopicFeedback: job.TopicFeedback, FeedbackTerms: job.FeedbackTerms, FeedbackWeight: job.FeedbackWeight,
-		ExploreShare: job.newShare(),
+		ExploreShare: job.newShare(), LinkPrior: r.LinkPrior,
 	}
 	if r.Progress != nil {
 		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }

@@ -85,6 +85,10 @@ type Config struct {
 	RecheckMissing time.Duration
 	// Revisit, if set (with State), makes the crawl a budgeted re-crawl.
 	Revisit *Revisit
+	// LinkPrior, if set, starts the learned strategy's model of a
+	// best-first crawl that has no model of its own yet (a new topic's
+	// first night) from a prior learned across topics (learn.Shipped).
+	LinkPrior *learn.Prior
 	// ExploreShare is the share of MaxPages that best-first admission
 	// with memory keeps for pages ranked by the strategy alone: memory
 	// ranks at most the rest (memory.go).
@@ -188,6 +192,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 			c.cfg.Log.Warn("the stored link model is unreadable: starting from the untrained one", "err", err)
 		}
 	}
+	if c.learner != nil && !c.warm && cfg.LinkPrior != nil && cfg.Admission == AdmitBestFirst {
+		c.learner.UsePrior(*cfg.LinkPrior)
+	}
 	c.run, c.parentRun = map[uint32]int{}, map[string]int{}
 	if r := cfg.Revisit; r != nil && cfg.State != nil {
 		c.budget = NewBudget(r.MaxRequests, r.Spent, r.Deadline)
@@ -244,6 +251,7 @@ func (c *crawler) crawl(ctx context.Context) {
 type crawler struct {
 	panics  *panics
 	mem     *memory
+	warm    bool // the learned model started from an earlier night's
 	cfg     Config
 	base    string
 	hosts   []string

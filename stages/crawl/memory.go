@@ -146,7 +146,11 @@ func (c *crawler) warmStart() error {
 	if err != nil || b == nil {
 		return err
 	}
-	return c.learner.Restore(b)
+	if err := c.learner.Restore(b); err != nil {
+		return err
+	}
+	c.warm = true
+	return nil
 }
 
 // keepModel keeps the learned model for the next night, after a

@@ -107,7 +107,8 @@ type model struct {
 	wSibs        [2]float64 // of sibRel and sibIrr
 	dense        [6]float64 // squared gradients of bias, wSim, wRel, wDepth, wSibs
 	labels       int
-	relevant     int // labels that were relevant
+	relevant     int  // labels that were relevant
+	prior        bool // started from a Prior: trained from the start
 }
 
 func newModel() *model {
@@ -127,7 +128,7 @@ func (m *model) z(e Example) float64 {
 }
 
 // trained reports whether the model has the labels to take over.
-func (m *model) trained() bool { return m.labels >= minLabels && m.relevant >= minRelevant }
+func (m *model) trained() bool { return m.prior || m.labels >= minLabels && m.relevant >= minRelevant }
 
 // score is the link's priority: its similarity weight until the model is
 // trained, then the model's probability that it leads to a relevant page.

@@ -115,3 +115,27 @@ func (s *Store) SaveLinkModel(digest string, model []byte) error {
 	return s.exec(`INSERT INTO models (digest, run_id, model) VALUES (?, ?, ?)
 		ON CONFLICT (digest) DO UPDATE SET run_id = excluded.run_id, model = excluded.model`, digest, s.runID, model)
 }
+
+// LinkModels reads every link model the state file at path keeps, one per
+// topic (cmd/trainprior). It takes no lock and changes nothing.
+func LinkModels(path string) ([][]byte, error) {
+	s, err := openReadOnly(path)
+	if err != nil {
+		return nil, err
+	}
+	defer s.db.Close()
+	rows, err := s.db.Query(`SELECT model FROM models ORDER BY digest`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][]byte
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}

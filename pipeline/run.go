@@ -2,8 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,7 +15,6 @@ import (
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/learn"
 	"github.com/topicrank/topicrank/stages/crawl/page"
-	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
@@ -162,95 +159,6 @@ func (r *Runner) prepare(job Job, m *Manifest, log *slog.Logger) (dir string, un
 	return dir, unlock, nil
 }
 
-// crawl runs the crawl stage with the job's crawl state, and records in
-// the state how the crawl ended so that an interrupted one is resumed.
-func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, hist *map[string]publish.PageHistory, log *slog.Logger) (*crawl.Result, error) {
-	path := statePath(dir, job)
-	if err := Writable(filepath.Dir(path), "crawl state folder"); err != nil {
-		return nil, err
-	}
-	state, err := store.Open(path, m.RunID)
-	switch {
-	case errors.Is(err, store.ErrBusy):
-		return nil, &Error{Op: "run", Job: job.Name, Kind: Busy, Err: err}
-	case err != nil:
-		return nil, err
-	}
-	if d := state.Damage(); d != nil {
-		log.Error("crawl state damaged: moved aside, and this run starts from a fresh state (stored copies, conditional requests and change histories restart; nothing published is affected)",
-			"state", path, "moved_to", d.Aside, "err", d.Err)
-	}
-	m.ResumedFrom = state.Resumes()
-	res, err := r.crawlWith(ctx, job, state, m, hist, log)
-	ended := StatusComplete
-	switch {
-	case ctx.Err() != nil:
-		ended = store.StatusInterrupted
-	case err != nil:
-		ended = store.StatusFailed
-	case !res.Complete:
-		ended = StatusPartial
-	}
-	during := state.Damaged()
-	if serr := state.Finish(ended); err == nil && serr != nil {
-		// The end is in the state's lock file (the next run does not
-		// resume a run that ended), but the database lacks it.
-		log.Error("crawl state: the run's end not recorded: the run is partial", "err", serr)
-		res.Complete = false
-		res.Problems = append(res.Problems, serr.Error())
-	}
-	if d := state.Damage(); during != nil && d != nil && res != nil && err == nil {
-		// Damage seen while running: Finish moved the file aside.
-		log.Error("crawl state damaged while running: moved aside; the next run starts from a fresh state", "state", path, "moved_to", d.Aside, "err", during)
-		res.Complete = false
-		res.Problems = append(res.Problems, fmt.Sprintf("crawl state %s is damaged (%v): moved to %s; the next run starts from a fresh state", path, during, d.Aside))
-	}
-	return res, err
-}
-
-// crawlWith crawls job with its opened state and reads the pages'
-// histories from it. Writes the state lost, or damage it showed, make the
-// run partial with their cause: a run is never complete when its state is
-// not what it says.
-func (r *Runner) crawlWith(ctx context.Context, job Job, state *store.Store, m *Manifest, hist *map[string]publish.PageHistory, log *slog.Logger) (*crawl.Result, error) {
-	cfg, err := r.CrawlConfig(job, log)
-	if err != nil {
-		return nil, err
-	}
-	cfg.State = state
-	if cfg.Revisit, m.Revisit, err = planRevisit(job, state, m.Started); err != nil {
-		return nil, fmt.Errorf("crawl state %s: planning revisits: %w", state.Path(), err)
-	}
-	res, err := crawl.Crawl(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if m.Revisit != nil {
-		m.Revisit.account(res)
-	}
-	if n := state.Rejected(); n > 0 {
-		log.Warn("stored copies failed their checksums: fetched again instead", "pages", n, "state", state.Path())
-	}
-	if *hist, err = pageHistories(state, res); err != nil && state.Damaged() == nil {
-		return nil, fmt.Errorf("crawl state %s: reading histories: %w", state.Path(), err)
-	}
-	if err := state.Err(); err != nil {
-		log.Error("crawl state writes lost: the run is partial", "err", err)
-		res.Complete = false
-		res.Problems = append(res.Problems, err.Error())
-	}
-	return res, nil
-}
-
-// statePath is where the job's crawl state lives: in its output
-// directory, or under state_dir when the job sets one.
-func statePath(dir string, job Job) string {
-	if job.StateDir == "" {
-		return filepath.Join(dir, stateFile)
-	}
-	return filepath.Join(job.StateDir, job.Name, stateFile)
-}
-
 func (r *Runner) logger() *slog.Logger {
 	if r.Log != nil {
 		return r.Log
@@ -340,72 +248,4 @@ func (r *Runner) previous(dir string, log *slog.Logger) *publish.Previous {
 		return nil
 	}
 	return p
-}
-
-// publish writes the run into .tmp/<run_id>, adds the manifest, renames it
-// into place (<run_id>/, or partial/<run_id>/ for a run cut short) and,
-// for a complete run, points LATEST at it; then rewrites runs.parquet.
-func (r *Runner) publish(dir string, m *Manifest, in *publish.Input, log *slog.Logger) error {
-	tmp := filepath.Join(dir, tmpDir, m.RunID)
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return err
-	}
-	var files []publish.File
-	var err error
-	m.timed("publish", func() { files, err = publish.Write(tmp, in) })
-	if err == nil && m.Config.Indexed() {
-		var index []publish.File
-		m.timed("index", func() { index, err = buildIndex(tmp, in) })
-		files = append(files, index...)
-	}
-	if err == nil {
-		m.Files = files
-		m.Finished = r.now()
-		var b []byte
-		b, err = json.MarshalIndent(m, "", "  ")
-		if err == nil {
-			err = writeSynced(filepath.Join(tmp, "manifest.json"), append(b, '\n'))
-		}
-	}
-	if err == nil {
-		err = promote(tmp, runDir(dir, m.RunID, m.Status))
-		os.Remove(filepath.Join(dir, tmpDir)) // only if empty: no debris in the listing
-	}
-	if err != nil {
-		os.RemoveAll(tmp)
-		os.Remove(filepath.Join(dir, tmpDir)) // only if empty
-		return err
-	}
-	if m.Status == StatusComplete {
-		if err := setLatest(dir, m.RunID); err != nil {
-			return rollback(dir, m.RunID, err)
-		}
-	}
-	if err := prune(dir, m.Config.Keep); err != nil {
-		log.Warn("retention: could not remove old runs", "err", err)
-	}
-	if err := writeRuns(dir, m.Job); err != nil {
-		return fmt.Errorf("run %s is published, but %s could not be rewritten (the next run repairs it): %w", m.RunID, runsFile, err)
-	}
-	return nil
-}
-
-// rollback takes back a complete run whose LATEST could not be written
-// (cause), so that no reader or glob sees a run that LATEST does not
-// name. If LATEST names it after all (only syncing failed), the run stays.
-// If the rollback is cut short too, the next run of the job finishes the
-// publication (repair).
-func rollback(dir, runID string, cause error) error {
-	os.Remove(filepath.Join(dir, latestFile+".tmp"))
-	if latest, err := os.ReadFile(filepath.Join(dir, latestFile)); err == nil && strings.TrimSpace(string(latest)) == runID {
-		return nil
-	}
-	tmp := filepath.Join(dir, tmpDir, runID)
-	if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err == nil {
-		if err := os.Rename(filepath.Join(dir, runID), tmp); err == nil {
-			os.RemoveAll(tmp)
-			os.Remove(filepath.Join(dir, tmpDir))
-		}
-	}
-	return fmt.Errorf("writing %s: %w (the run is taken back; LATEST still names the previous run)", filepath.Join(dir, latestFile), cause)
 }

@@ -58,28 +58,19 @@ func (s *Store) Memory(digest string, threshold float64) (map[string]crawl.Known
 
 // known reads the pages stored under digest; s.mu is held.
 func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known, error) {
-	rows, err := s.db.Query(`SELECT key, etag, last_modified, content_hash, structure, bytes, doc, checksum FROM pages WHERE digest = ?`, digest)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	known := map[string]crawl.Known{}
 	links := map[string][]page.Link{}
-	for rows.Next() {
-		var key, etag, lm, hash, structure, doc, sum string
-		var bytes int
-		if err := rows.Scan(&key, &etag, &lm, &hash, &structure, &bytes, &doc, &sum); err != nil {
-			return nil, err
-		}
+	err := s.eachStored(`digest = ?`, []any{digest}, func(r storedRow) error {
 		var d page.Document
-		if sum != checksum(key, digest, etag, lm, hash, structure, bytes, doc) || json.Unmarshal([]byte(doc), &d) != nil {
+		if r.sum != r.checksum() || json.Unmarshal([]byte(r.doc), &d) != nil {
 			s.bad++
-			continue
+			return nil
 		}
-		known[key] = crawl.Known{Relevance: d.Relevance}
-		links[key] = d.Links
-	}
-	if err := rows.Err(); err != nil {
+		known[r.key] = crawl.Known{Relevance: d.Relevance}
+		links[r.key] = d.Links
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for key, ls := range links {

@@ -112,34 +112,57 @@ func (s *Store) Counters(key string) (fetches, contentChanges, structureChanges 
 	return
 }
 
-// sumAll gives every stored copy its checksum (a migration from a version
-// without them: the copies are trusted once, as they were before).
-func (s *Store) sumAll() error {
-	rows, err := s.db.Query(`SELECT key, digest, etag, last_modified, content_hash, structure, bytes, doc FROM pages WHERE checksum = ''`)
+// storedRow is a stored copy as the pages table holds it: the fields its
+// checksum covers, and the checksum.
+type storedRow struct {
+	key, digest, etag, lastModified, hash, structure, doc, sum string
+	bytes                                                      int
+}
+
+// storedColumns are a storedRow's columns, in eachStored's order.
+const storedColumns = `key, digest, etag, last_modified, content_hash, structure, bytes, doc, checksum`
+
+// checksum is the row's checksum as its fields make it.
+func (r storedRow) checksum() string {
+	return checksum(r.key, r.digest, r.etag, r.lastModified, r.hash, r.structure, r.bytes, r.doc)
+}
+
+// eachStored calls f for every stored copy the condition where (with
+// args) selects, and stops at f's first error.
+func (s *Store) eachStored(where string, args []any, f func(storedRow) error) error {
+	rows, err := s.db.Query(`SELECT `+storedColumns+` FROM pages WHERE `+where, args...)
 	if err != nil {
 		return err
 	}
-	type row struct{ key, sum string }
-	var sums []row
+	defer rows.Close()
 	for rows.Next() {
-		var key, digest, etag, lm, hash, structure, doc string
-		var bytes int
-		if err := rows.Scan(&key, &digest, &etag, &lm, &hash, &structure, &bytes, &doc); err != nil {
-			rows.Close()
+		var r storedRow
+		if err := rows.Scan(&r.key, &r.digest, &r.etag, &r.lastModified, &r.hash, &r.structure, &r.bytes, &r.doc, &r.sum); err != nil {
 			return err
 		}
-		sums = append(sums, row{key, checksum(key, digest, etag, lm, hash, structure, bytes, doc)})
+		if err := f(r); err != nil {
+			return err
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	return rows.Err()
+}
+
+// sumAll gives every stored copy its checksum (a migration from a version
+// without them: the copies are trusted once, as they were before).
+func (s *Store) sumAll() error {
+	sums := map[string]string{} // by key
+	if err := s.eachStored(`checksum = ''`, nil, func(r storedRow) error {
+		sums[r.key] = r.checksum()
+		return nil
+	}); err != nil {
 		return err
 	}
 	tx, err := s.db.Begin()
 	if err != nil {
 		return err
 	}
-	for _, r := range sums {
-		if _, err := tx.Exec(`UPDATE pages SET checksum = ? WHERE key = ?`, r.sum, r.key); err != nil {
+	for key, sum := range sums {
+		if _, err := tx.Exec(`UPDATE pages SET checksum = ? WHERE key = ?`, sum, key); err != nil {
 			tx.Rollback()
 			return err
 		}
@@ -149,23 +172,14 @@ func (s *Store) sumAll() error {
 
 // verifyAll counts the stored copies whose checksum fails.
 func (s *Store) verifyAll() (int, error) {
-	rows, err := s.db.Query(`SELECT key, digest, etag, last_modified, content_hash, structure, bytes, doc, checksum FROM pages`)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
 	bad := 0
-	for rows.Next() {
-		var key, digest, etag, lm, hash, structure, doc, sum string
-		var bytes int
-		if err := rows.Scan(&key, &digest, &etag, &lm, &hash, &structure, &bytes, &doc, &sum); err != nil {
-			return 0, err
-		}
-		if sum != checksum(key, digest, etag, lm, hash, structure, bytes, doc) {
+	err := s.eachStored(`1`, nil, func(r storedRow) error {
+		if r.sum != r.checksum() {
 			bad++
 		}
-	}
-	return bad, rows.Err()
+		return nil
+	})
+	return bad, err
 }
 
 // openReadOnly opens the file at path for reading only, without a lock.

@@ -9,7 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
+
+	"github.com/topicrank/topicrank/internal/flock"
 )
 
 // The output tree of one job:
@@ -48,13 +49,13 @@ func jobDir(root, job string) (string, error) {
 // lockJob takes an exclusive lock on the job's directory so that two
 // processes never run the same job at once. The lock dies with the process.
 func lockJob(dir string) (unlock func(), err error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	path := filepath.Join(dir, lockFile)
+	f, err := flock.TryLock(path)
+	if errors.Is(err, flock.ErrHeld) {
+		return nil, fmt.Errorf("another run of this job holds %s", path)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("another run of this job holds %s", f.Name())
 	}
 	return func() { f.Close() }, nil
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"modernc.org/sqlite"
+
+	"github.com/topicrank/topicrank/internal/flock"
 )
 
 // ErrBusy is returned by Open when another run holds the state.
@@ -26,14 +28,13 @@ type lockFile struct{ f *os.File }
 const endRecord = 64 // bytes: a run id, a status, padding
 
 func lock(path string) (*lockFile, error) {
-	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := flock.TryLock(path + ".lock")
+	if errors.Is(err, flock.ErrHeld) {
+		return nil, fmt.Errorf("crawl state %s: %w (its lock %s is held: another run of this job, perhaps with another -out, is under way; wait for it, or give this run a state_dir of its own)",
+			path, ErrBusy, path+".lock")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("crawl state %s: %w", path, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("crawl state %s: %w (its lock %s is held: another run of this job, perhaps with another -out, is under way; wait for it, or give this run a state_dir of its own)",
-			path, ErrBusy, f.Name())
 	}
 	return &lockFile{f}, nil
 }

@@ -123,6 +123,19 @@ func (c *Catalog) Find(id string) string {
 	return ""
 }
 
+// manifests returns the manifests of the catalogue's complete and partial
+// runs, oldest complete first; a run whose manifest does not read (not
+// one this program wrote whole) is left out.
+func (c *Catalog) manifests() []*Manifest {
+	var out []*Manifest
+	for _, id := range slices.Concat(c.Complete, c.Partial) {
+		if m, err := readManifest(c.Find(id)); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // repair brings the catalogue of the job in dir back to one truth before
 // a run (the caller holds the job's lock): debris of an interrupted
 // publication is removed, a whole run newer than LATEST becomes LATEST
@@ -139,7 +152,7 @@ func repair(dir, job string, log *slog.Logger) (*Catalog, error) {
 		return nil, err
 	}
 	if len(c.Pending) == 0 && c.Damaged == nil {
-		return c, writeRunsIfBehind(dir, job)
+		return c, writeRunsIfBehind(dir, job, c)
 	}
 	if c.Damaged != nil {
 		// Without a LATEST to trust, every folder is pending (readCatalog).

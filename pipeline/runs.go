@@ -20,11 +20,7 @@ func writeRuns(dir, job string) error {
 		return err
 	}
 	var rows []publish.RunRow
-	for _, id := range slices.Concat(c.Complete, c.Partial) {
-		m, err := readManifest(c.Find(id))
-		if err != nil {
-			continue // not a run this program wrote whole: leave it out
-		}
+	for _, m := range c.manifests() {
 		rows = append(rows, runRow(m))
 	}
 	slices.SortFunc(rows, func(a, b publish.RunRow) int { return strings.Compare(a.RunID, b.RunID) })
@@ -104,17 +100,14 @@ func wholeRun(runDir string) (*Manifest, error) {
 
 // writeRunsIfBehind rewrites runs.parquet when a run's manifest is newer
 // than it (a publication stopped between the run and runs.parquet).
-func writeRunsIfBehind(dir, job string) error {
+func writeRunsIfBehind(dir, job string, c *Catalog) error {
 	fi, err := os.Stat(filepath.Join(dir, runsFile))
 	if err != nil {
 		return writeRuns(dir, job)
 	}
-	for _, sub := range []string{"", partialDir} {
-		runs, _ := publishedRuns(filepath.Join(dir, sub))
-		for _, id := range runs {
-			if m, err := os.Stat(filepath.Join(dir, sub, id, "manifest.json")); err == nil && m.ModTime().After(fi.ModTime()) {
-				return writeRuns(dir, job)
-			}
+	for _, id := range slices.Concat(c.Complete, c.Partial) {
+		if m, err := os.Stat(filepath.Join(c.Find(id), "manifest.json")); err == nil && m.ModTime().After(fi.ModTime()) {
+			return writeRuns(dir, job)
 		}
 	}
 	return nil

@@ -140,10 +140,8 @@ func fileSHA256(path string) (string, error) {
 func verifyRuns(dir string, c *Catalog) []Finding {
 	path := filepath.Join(dir, runsFile)
 	var want []string
-	for _, id := range slices.Concat(c.Complete, c.Partial) {
-		if m, err := readManifest(c.Find(id)); err == nil {
-			want = append(want, id+" "+m.Status)
-		}
+	for _, m := range c.manifests() {
+		want = append(want, m.RunID+" "+m.Status)
 	}
 	slices.Sort(want)
 	if !exists(path) {

@@ -66,9 +66,8 @@ func newMemory(cfg Config, st State, digest string) (*memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	share := cfg.ExploreShare
 	return &memory{known: known, threshold: cfg.RelevanceThreshold, queued: map[string]float64{},
-		budget: int(float64(cfg.MaxPages) * (1 - share))}, nil
+		budget: int(float64(cfg.MaxPages) * (1 - cfg.ExploreShare))}, nil
 }
 
 // priority returns the memory priority of a page not yet a vertex whose
@@ -99,7 +98,7 @@ func (m *memory) priority(key string, w float64, visited map[string]uint32) (p f
 	return bridgeBoost + best/2, true
 }
 
-// admitted counts a vertex by where its priority came from, and once
+// admittedFrom counts a vertex by where its priority came from, and once
 // memory's share is spent, gives the pages still queued at a memory
 // priority their plain one: the rest of the night explores.
 func (c *crawler) admittedFrom(key string) {

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -86,6 +88,7 @@ func TestBudgetedNightsOnDynamicMirror(t *testing.T) {
 type nights struct {
 	versions  []map[string]int
 	fetchedAt map[string]int
+	corpus    map[string]corpusPage // by page key, read once
 }
 
 // run runs night n of job, checks that its manifest counts the requests
@@ -105,6 +108,7 @@ func (rec *nights) run(t *testing.T, r *Runner, db *sql.DB, base string, job Job
 	}
 	dir := filepath.Join(r.OutDir, job.Name, m.RunID)
 	verifyRun(t, dir)
+	rec.identity(t, db, dir, n)
 	rows, err := db.Query(fmt.Sprintf(`SELECT page, coalesce(revisit, ''), content_hash IS NOT NULL FROM read_parquet('%s')`,
 		filepath.Join(dir, "pages.parquet")))
 	if err != nil {
@@ -131,7 +135,8 @@ func (rec *nights) run(t *testing.T, r *Runner, db *sql.DB, base string, job Job
 // budgeted runs nights 4 to 7 under policy, from the recorded nights.
 func (rec nights) budgeted(t *testing.T, r *Runner, db *sql.DB, base string, job Job, policy string) {
 	rec.versions = slices.Clip(rec.versions) // this policy's nights append to a copy, not to the recorded ones' array
-	fetchedAt := maps.Clone(rec.fetchedAt)
+	rec.fetchedAt = maps.Clone(rec.fetchedAt)
+	fetchedAt := rec.fetchedAt
 	job.Revisit, job.MaxRequests = policy, 61 // a fifth of the pages, robots.txt included
 	catch, caught := 0, 0
 	for n := 4; n <= 7; n++ {
@@ -166,4 +171,106 @@ func (rec nights) budgeted(t *testing.T, r *Runner, db *sql.DB, base string, job
 		t.Errorf("caught %d of %d pages changed since the night before (%.2f): a fifth of the pages by chance would catch 0.2",
 			caught, catch, recall)
 	}
+}
+
+// identity checks night n's page ids, items and categories against an
+// independent parser of the corpus page, each revision against the
+// mirror's edits of the page's stored copy (one revision per edit), and
+// edited against the edits since the page's previous visit: an edited
+// page is edited, a 304 is not, a carried or first visit says nothing.
+func (rec *nights) identity(t *testing.T, db *sql.DB, dir string, n int) {
+	t.Helper()
+	if rec.corpus == nil {
+		rec.corpus = corpusIdentities(t)
+	}
+	rows, err := db.Query(fmt.Sprintf(`SELECT page, fetch_state, coalesce(page_id, 0), coalesce(revision_id, 0), coalesce(wikidata_id, ''), edited,
+		coalesce((SELECT list_sort(list(category || '/' || hidden)) FROM read_parquet('%[1]s') c WHERE c.page = p.page), [])
+		FROM read_parquet('%[2]s') p WHERE fetch_state IN ('fetched', 'not_modified', 'carried')`,
+		filepath.Join(dir, "categories.parquet"), filepath.Join(dir, "pages.parquet")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	bad := 0
+	for rows.Next() {
+		var page, state, item string
+		var pageID, revision int64
+		var edited sql.NullBool
+		var cats []any
+		if err := rows.Scan(&page, &state, &pageID, &revision, &item, &edited, &cats); err != nil {
+			t.Fatal(err)
+		}
+		want, ok := rec.corpus[unescape(t, page)]
+		if !ok {
+			t.Fatalf("night %d: %s is not a corpus page", n, page)
+		}
+		if _, ok := rec.versions[n][want.saved]; !ok {
+			t.Fatalf("night %d: the mirror has no versions of %s (%s)", n, want.saved, page)
+		}
+		edits := func(night int) int { return rec.versions[night][want.saved] }
+		at, visited := rec.fetchedAt[page]
+		stored := n // the night of the copy this row describes
+		if state != "fetched" {
+			stored = at
+		}
+		wantRev, wantEdited := want.RevisionID, sql.NullBool{}
+		if wantRev != 0 {
+			wantRev += int64(edits(stored))
+			if visited && state != "carried" {
+				wantEdited = sql.NullBool{Bool: edits(n) != edits(at), Valid: true}
+			}
+		}
+		wantCats := slices.Clone(want.Categories)
+		slices.Sort(wantCats)
+		got := fmt.Sprint(pageID, " ", revision, " ", item, " ", edited, " ", cats)
+		if w := fmt.Sprint(want.PageID, " ", wantRev, " ", want.WikidataID, " ", wantEdited, " ", wantCats); got != w && bad < 5 {
+			bad++
+			t.Errorf("night %d, %s (%s):\n got %s\nwant %s", n, page, state, got, w)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// corpusPage is a corpus page's identity, as an independent parser
+// reads it, and the key it is saved under (the mirror's key for its
+// versions).
+type corpusPage struct {
+	wikitest.Identity
+	saved string
+}
+
+// corpusIdentities reads every corpus page, keyed by its saved title and,
+// where no page is saved under it, by the title it names itself (a page
+// saved under a redirect's title, which the mirror serves under both).
+func corpusIdentities(t *testing.T) map[string]corpusPage {
+	out, alias := map[string]corpusPage{}, map[string]corpusPage{}
+	for _, p := range wikitest.Corpus(t) {
+		id, err := wikitest.ReadIdentity(p.HTML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := corpusPage{id, "/wiki/" + p.Title}
+		out[unescape(t, c.saved)] = c
+		if m := pageName.FindSubmatch(p.HTML); m != nil {
+			alias["/wiki/"+string(m[1])] = c
+		}
+	}
+	for k, c := range alias {
+		if _, ok := out[k]; !ok {
+			out[k] = c
+		}
+	}
+	return out
+}
+
+var pageName = regexp.MustCompile(`"wgPageName":"([^"]*)"`)
+
+func unescape(t *testing.T, key string) string {
+	s, err := url.PathUnescape(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -1,14 +1,10 @@
 package page
 
 import (
-	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/PuerkitoBio/goquery"
 
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
@@ -119,22 +115,22 @@ func TestReadIdentityPrecedence(t *testing.T) {
 	}
 }
 
-// Every page of the 2018 corpus reads as an independent parser (goquery
-// on the catlinks block, a regular expression on the whole file) reads it.
+// Every page of the 2018 corpus reads as an independent parser
+// (wikitest.ReadIdentity) reads it.
 func TestReadIdentityAgreesOnCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 2,695 pages")
 	}
-	idRE := regexp.MustCompile(`"wgArticleId":([0-9]+)`)
-	revRE := regexp.MustCompile(`"wgRevisionId":([0-9]+)`)
-	itemRE := regexp.MustCompile(`"wgWikibaseItemId":"(Q[0-9]+)"`)
 	n := 0
 	for _, p := range wikitest.Corpus(t) {
-		want := independent(t, p.HTML, idRE, revRE, itemRE)
+		want, err := wikitest.ReadIdentity(p.HTML)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got := ReadIdentity(p.HTML)
-		g := fmt.Sprint(got.PageID, " ", got.RevisionID, " ", got.WikidataID, " ", catNames(got.Categories))
-		if g != want {
-			t.Errorf("%s:\n got %s\nwant %s", p.Title, g, want)
+		if g, w := fmt.Sprint(got.PageID, got.RevisionID, got.WikidataID, catNames(got.Categories)),
+			fmt.Sprint(want.PageID, want.RevisionID, want.WikidataID, want.Categories); g != w {
+			t.Errorf("%s:\n got %s\nwant %s", p.Title, g, w)
 		}
 		if got.PageID != 0 {
 			n++
@@ -151,40 +147,4 @@ func catNames(cats []Category) []string {
 		out = append(out, fmt.Sprintf("%s/%v", c.Name, c.Hidden != nil && *c.Hidden))
 	}
 	return out
-}
-
-func independent(t *testing.T, body []byte, idRE, revRE, itemRE *regexp.Regexp) string {
-	num := func(re *regexp.Regexp) string {
-		if m := re.FindSubmatch(body); m != nil {
-			return string(m[1])
-		}
-		return "0"
-	}
-	item := ""
-	if m := itemRE.FindSubmatch(body); m != nil {
-		item = string(m[1])
-	}
-	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cats []string
-	seen := map[string]bool{}
-	doc.Find("#catlinks a").Each(func(_ int, a *goquery.Selection) {
-		title, _ := a.Attr("title")
-		if !strings.HasPrefix(title, "Category:") {
-			return
-		}
-		if href, _ := a.Attr("href"); strings.Contains(href, "redlink=1") {
-			title = strings.TrimSuffix(title, " (page does not exist)")
-		}
-		name := strings.ReplaceAll(strings.TrimPrefix(title, "Category:"), " ", "_")
-		if seen[name] {
-			return
-		}
-		seen[name] = true
-		hidden := a.ParentsFiltered("#mw-hidden-catlinks").Length() > 0
-		cats = append(cats, fmt.Sprintf("%s/%v", name, hidden))
-	})
-	return fmt.Sprint(num(idRE), " ", num(revRE), " ", item, " ", cats)
 }

@@ -64,7 +64,7 @@ func (w *identityWiki) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 
 // Page ids, revisions, items and categories are published; a 304 keeps
 // the stored copy's; an edit is edited, a re-render changed but not
-// edited.
+// edited, and only the edit is a change in the page's history.
 func TestIdentityAcrossNights(t *testing.T) {
 	w := &identityWiki{revision: map[string]int{"A": 5001, "B": 5002, "C": 5003}, extra: map[string]string{}}
 	srv := httptest.NewServer(w)
@@ -90,12 +90,13 @@ func TestIdentityAcrossNights(t *testing.T) {
 	}
 	defer db.Close()
 	dir := filepath.Join(r.OutDir, "ids", second.RunID)
-	got := query(t, db, fmt.Sprintf(`SELECT page, fetch_state, page_id, revision_id, wikidata_id, changed, edited
+	// The history counts B's edit, and not C's re-render, as a change.
+	got := query(t, db, fmt.Sprintf(`SELECT page, fetch_state, page_id, revision_id, wikidata_id, changed, edited, edits, textual_changes
 		FROM read_parquet('%s') ORDER BY page`, filepath.Join(dir, "pages.parquet")))
 	want := []string{
-		"/wiki/A | not_modified | 101 | 5001 | Q1101 | false | false",
-		"/wiki/B | fetched | 102 | 5003 | Q1102 | true | true",
-		"/wiki/C | fetched | 103 | 5003 | Q1103 | true | false",
+		"/wiki/A | not_modified | 101 | 5001 | Q1101 | false | false | 0 | 0",
+		"/wiki/B | fetched | 102 | 5003 | Q1102 | true | true | 1 | 1",
+		"/wiki/C | fetched | 103 | 5003 | Q1103 | true | false | 0 | 0",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("pages.parquet:\n got %q\nwant %q", got, want)

@@ -24,7 +24,8 @@ func ReadNight(dir string) (night revisit.Night, whole bool, err error) {
 			return
 		}
 		changed, _ := r.boolean("structure_changed")
-		s := revisit.Snapshot{Key: r.mustStr("page"), Hash: hash, Relevance: r.float64("relevance"), StructureChanged: changed}
+		s := revisit.Snapshot{Key: r.mustStr("page"), Hash: hash, Revision: r.optInt64("revision_id"),
+			Relevance: r.float64("relevance"), StructureChanged: changed}
 		if us, ok := r.micros("last_modified"); ok {
 			s.Modified = float64(us) / 86400e6
 		}

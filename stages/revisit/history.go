@@ -15,9 +15,9 @@ type History struct {
 	Relevance float64
 	// Visits counts fetches that gave the page's content (a 304 included).
 	Visits int
-	// Textual counts visits that found the content changed; Structural
-	// those that found its elements changed (a structural change is also
-	// a textual one: the bytes differ).
+	// Textual counts visits that found the page changed (Changed: a new
+	// revision where both visits read one, else a new content hash);
+	// Structural those of them that found its elements changed.
 	Textual, Structural int
 	// Edits counts visits that found a new revision of the page (its
 	// MediaWiki revision id changed): an edit, where a textual change may
@@ -138,6 +138,22 @@ func (h *History) Observe(now int, changed, structural bool, relevance float64) 
 		h.Unchanged += gap
 	}
 	h.Interval = nextInterval(h.Interval, changed)
+}
+
+// Changed says whether a visit found the page changed, as histories count
+// changes: where both the stored copy and the visit read the page's
+// revision id, a new revision (an edit; a new hash under the same revision
+// is a re-render, the parser cache or a template, which predicts no change
+// of the page's own links: TestEditsPredictGraphChanges), else a new
+// content hash. newHash "" is a 304: unchanged.
+func Changed(oldHash, newHash string, oldRevision, newRevision int64) bool {
+	if newHash == "" {
+		return false
+	}
+	if oldRevision != 0 && newRevision != 0 {
+		return newRevision != oldRevision
+	}
+	return newHash != oldHash
 }
 
 // Changes is the number of changes registered: textual and structural

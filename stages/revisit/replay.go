@@ -9,6 +9,7 @@ import (
 type Snapshot struct {
 	Key       string
 	Hash      string  // content hash: equal hashes, same page
+	Revision  int64   // the page's revision id (0: not known)
 	Relevance float64 // as judged that night
 	// StructureChanged says the page's elements differ from the night
 	// before's.
@@ -80,6 +81,7 @@ type replayer struct {
 	index   map[string]int
 	hist    []History
 	stored  []string // hash of the stored copy
+	rev     []int64  // its revision id
 	storedN []int    // night the stored copy was fetched
 	nights  []map[string]Snapshot
 	server  map[int]float64 // the newest Last-Modified date of each night
@@ -93,6 +95,7 @@ func (r *replayer) learn(s Snapshot, n int) {
 	}
 	r.hist = append(r.hist, h)
 	r.stored = append(r.stored, s.Hash)
+	r.rev = append(r.rev, s.Revision)
 	r.storedN = append(r.storedN, n)
 }
 
@@ -155,11 +158,12 @@ func (r *replayer) night(nights []Night, n int, policy Policy, budget int, newSh
 		for m := r.storedN[i] + 1; m <= n; m++ {
 			structural = structural || r.nights[m][s.Key].StructureChanged
 		}
-		r.hist[i].Observe(n, r.stored[i] != s.Hash, structural, s.Relevance)
+		changed := Changed(r.stored[i], s.Hash, r.rev[i], s.Revision)
+		r.hist[i].Observe(n, changed, changed && structural, s.Relevance)
 		if s.Modified > 0 {
 			r.hist[i].SawModified(n, s.Modified)
 		}
-		r.stored[i], r.storedN[i] = s.Hash, n
+		r.stored[i], r.rev[i], r.storedN[i] = s.Hash, s.Revision, n
 	}
 	ns.Fetched = len(refetched)
 	for _, s := range nights[n] { // new pages, while the budget lasts

@@ -270,3 +270,25 @@ func TestFitReadsLastModified(t *testing.T) {
 		t.Error("a clock going backwards, or of no ticks")
 	}
 }
+
+// A change is a new revision where both visits read one, else a new
+// content hash; a 304 is none.
+func TestChanged(t *testing.T) {
+	for _, c := range []struct {
+		oldHash, newHash string
+		oldRev, newRev   int64
+		want             bool
+	}{
+		{"a", "b", 7, 8, true},  // an edit
+		{"a", "b", 7, 7, false}, // a re-render
+		{"a", "a", 7, 8, true},  // a new revision, the same bytes (a null edit's re-save)
+		{"a", "b", 0, 8, true},  // the stored copy named no revision: the hash decides
+		{"a", "a", 7, 0, false}, // the page names none now
+		{"a", "", 7, 0, false},  // a 304
+		{"a", "", 0, 0, false},
+	} {
+		if got := Changed(c.oldHash, c.newHash, c.oldRev, c.newRev); got != c.want {
+			t.Errorf("Changed(%q, %q, %d, %d) = %v, want %v", c.oldHash, c.newHash, c.oldRev, c.newRev, got, c.want)
+		}
+	}
+}

@@ -41,8 +41,8 @@ func (s *Store) observe(key, hash, structure string, revision int64, relevance f
 		if math.IsNaN(relevance) {
 			relevance = h.Relevance
 		}
-		changed := hash != "" && hash != oldHash
-		if h.LastVisit < s.tick && revision != 0 && oldRevision != 0 && revision != oldRevision {
+		changed := revisit.Changed(oldHash, hash, oldRevision, revision)
+		if changed && revision != 0 && oldRevision != 0 && h.LastVisit < s.tick {
 			h.Edits++
 		}
 		h.Observe(s.tick, changed, changed && structure != oldStructure, relevance)

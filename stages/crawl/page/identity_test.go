@@ -115,14 +115,18 @@ func TestReadIdentityPrecedence(t *testing.T) {
 	}
 }
 
-// Every page of the 2018 corpus reads as an independent parser
-// (wikitest.ReadIdentity) reads it.
+// Every page of the 2018 corpus, and each 2024-2026 page we hold, reads
+// as an independent parser (wikitest.ReadIdentity) reads it.
 func TestReadIdentityAgreesOnCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 2,695 pages")
 	}
 	n := 0
-	for _, p := range wikitest.Corpus(t) {
+	pages := wikitest.Corpus(t)
+	for _, name := range []string{"Cat.html", "Duck.html", "List_of_chiropterans.html", "Order_(biology).html", "Rust_(programming_language).html"} {
+		pages = append(pages, wikitest.CorpusPage{Title: name, HTML: wikitest.Modern(t, name)}) // 2024-2026, one a Parsoid view
+	}
+	for _, p := range pages {
 		want, err := wikitest.ReadIdentity(p.HTML)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
@@ -17,8 +18,9 @@ import (
 // pages the killed run fetched do not become known to the run that
 // resumes it. Stored copies failing their checksums are left out.
 //
-// Its cost is one row per topic digest: per known page its key and
-// relevance, and per link between known relevant pages the target's key.
+// Its cost is one row per topic digest (KeepDigests at most): per known
+// page its key and relevance, and per link between known relevant pages
+// the target's key.
 func (s *Store) Memory(digest string, threshold float64) (map[string]crawl.Known, error) {
 	s.sync()
 	s.mu.Lock()
@@ -50,10 +52,27 @@ func (s *Store) Memory(digest string, threshold float64) (map[string]crawl.Known
 	}
 	_, err = s.db.Exec(`INSERT INTO memory (digest, run_id, known) VALUES (?, ?, ?)
 		ON CONFLICT (digest) DO UPDATE SET run_id = excluded.run_id, known = excluded.known`, digest, s.runID, string(blob))
+	if err == nil {
+		_, err = s.db.Exec(pruneDigests("memory"))
+	}
 	if err != nil {
 		return nil, s.failed(1, err)
 	}
 	return known, nil
+}
+
+// KeepDigests bounds the topics whose memory and link model a state keeps:
+// the newest ones used. A job's topic words are edited now and then; a
+// state whose topic changed every night would otherwise grow by a memory
+// and a model a night. Four keep a topic's model through an edit tried
+// and taken back.
+const KeepDigests = 4
+
+// pruneDigests is the statement that drops table's rows beyond the
+// KeepDigests newest (by run id, which never goes back).
+func pruneDigests(table string) string {
+	return `DELETE FROM ` + table + ` WHERE digest NOT IN (SELECT digest FROM ` + table + ` ORDER BY run_id DESC, digest LIMIT ` +
+		strconv.Itoa(KeepDigests) + `)`
 }
 
 // known reads the pages stored under digest; s.mu is held.
@@ -103,8 +122,12 @@ func (s *Store) LinkModel(digest string) ([]byte, error) {
 
 // SaveLinkModel implements crawl.LinkModel.
 func (s *Store) SaveLinkModel(digest string, model []byte) error {
-	return s.exec(`INSERT INTO models (digest, run_id, model) VALUES (?, ?, ?)
+	err := s.exec(`INSERT INTO models (digest, run_id, model) VALUES (?, ?, ?)
 		ON CONFLICT (digest) DO UPDATE SET run_id = excluded.run_id, model = excluded.model`, digest, s.runID, model)
+	if err != nil {
+		return err
+	}
+	return s.exec(pruneDigests("models"))
 }
 
 // LinkModels reads every link model the state file at path keeps, one per

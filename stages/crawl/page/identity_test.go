@@ -132,8 +132,8 @@ func TestReadIdentityAgreesOnCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := ReadIdentity(p.HTML)
-		if g, w := fmt.Sprint(got.PageID, got.RevisionID, got.WikidataID, catNames(got.Categories)),
-			fmt.Sprint(want.PageID, want.RevisionID, want.WikidataID, want.Categories); g != w {
+		if g, w := fmt.Sprintf("%d %d %q %v", got.PageID, got.RevisionID, got.WikidataID, catNames(got.Categories)),
+			fmt.Sprintf("%d %d %q %v", want.PageID, want.RevisionID, want.WikidataID, want.Categories); g != w {
 			t.Errorf("%s:\n got %s\nwant %s", p.Title, g, w)
 		}
 		if got.PageID != 0 {

@@ -78,12 +78,14 @@ func (m *memory) priority(key string, w float64, visited map[string]uint32) (p f
 		return w, false
 	}
 	k, known := m.known[key]
-	switch {
-	case !known:
+	if !known {
 		return w, false
-	case m.admitted >= m.budget:
-		return w, false
-	case k.Relevance >= m.threshold:
+	}
+	spent := m.admitted >= m.budget
+	if k.Relevance >= m.threshold {
+		if spent {
+			return w, false
+		}
 		return relevantBoost + k.Relevance, true
 	}
 	best := 0.0
@@ -92,8 +94,11 @@ func (m *memory) priority(key string, w float64, visited map[string]uint32) (p f
 			best = max(best, m.known[t].Relevance)
 		}
 	}
-	if best == 0 {
+	switch {
+	case best == 0: // a dead end, whether or not memory's share is spent
 		return w * knownIrrelevant, false
+	case spent:
+		return w, false
 	}
 	return bridgeBoost + best/2, true
 }

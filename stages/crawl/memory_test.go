@@ -1,0 +1,38 @@
+package crawl
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Memory's priorities, hand-checked: a known relevant page first, a
+// bridge next, a dead end at a quarter of its weight, an unknown page at
+// its weight; once memory's share is spent, relevant pages and bridges
+// fall back to their weight, and a dead end stays discounted: the rest of
+// the night explores pages never judged.
+func TestMemoryPriority(t *testing.T) {
+	m := &memory{threshold: 0.1, budget: 2, queued: map[string]float64{}, known: map[string]Known{
+		"/wiki/Rel":    {Relevance: 0.6},
+		"/wiki/Rel2":   {Relevance: 0.3},
+		"/wiki/Bridge": {Relevance: 0.02, Relevant: []string{"/wiki/Rel", "/wiki/Rel2"}},
+		"/wiki/Dead":   {Relevance: 0.05},
+	}}
+	visited := map[string]uint32{"/wiki/Rel": 0} // Rel is a vertex already: the bridge leads on to Rel2
+	check := func(when string, want map[string]string) {
+		for key, w := range want {
+			p, ok := m.priority(key, 0.4, visited)
+			if got := fmt.Sprintf("%.2f %v", p, ok); got != w {
+				t.Errorf("%s, %s: %s, want %s", when, key, got, w)
+			}
+		}
+	}
+	check("memory's share left", map[string]string{
+		"/wiki/Rel": "2.60 true", "/wiki/Bridge": "1.15 true", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
+	m.admitted = m.budget
+	check("memory's share spent", map[string]string{
+		"/wiki/Rel": "0.40 false", "/wiki/Bridge": "0.40 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
+	var none *memory
+	if p, ok := none.priority("/wiki/Rel", 0.4, visited); p != 0.4 || ok {
+		t.Errorf("no memory: %v %v", p, ok)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	_ "github.com/marcboeker/go-duckdb" // real DuckDB, for tests only: cgo stays out of the runner
 
+	"github.com/topicrank/topicrank/internal/duckdbtest"
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 	"github.com/topicrank/topicrank/stages/graph"
@@ -172,22 +173,8 @@ func readmeQueries(t *testing.T) map[string]string {
 // query returns each row as its values joined by " | ".
 func query(t *testing.T, db *sql.DB, q string) []string {
 	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, q)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	for _, vals := range duckdbtest.Rows(t, db, q) {
 		out = append(out, row(vals...))
 	}
 	return out

@@ -3,10 +3,9 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -118,15 +117,7 @@ func (w *renderWiki) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w.mu.Lock()
 	body := w.page(i, w.night)
 	w.mu.Unlock()
-	sum := sha256.Sum256([]byte(body))
-	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
-	rw.Header().Set("ETag", etag)
-	rw.Header().Set("Content-Type", "text/html; charset=UTF-8")
-	if r.Header.Get("If-None-Match") == etag {
-		rw.WriteHeader(http.StatusNotModified)
-		return
-	}
-	fmt.Fprint(rw, body)
+	serveTagged(rw, r, body)
 }
 
 // Which of a page's history predicts that its links (its edges in the
@@ -280,7 +271,7 @@ type scored struct {
 // auc is the area under the ROC curve of score for hit: the chance that a
 // random hit scores above a random miss, ties counted half.
 func auc(s []scored) float64 {
-	slices.SortFunc(s, func(a, b scored) int { return cmpFloat(a.score, b.score) })
+	slices.SortFunc(s, func(a, b scored) int { return cmp.Compare(a.score, b.score) })
 	var hits, misses, below, sum float64
 	for i := 0; i < len(s); {
 		j := i
@@ -298,14 +289,4 @@ func auc(s []scored) float64 {
 		i = j
 	}
 	return sum / (hits * misses)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -50,7 +50,12 @@ func (w *identityWiki) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		http.NotFound(rw, r)
 		return
 	}
-	body := w.page(title)
+	serveTagged(rw, r, w.page(title))
+}
+
+// serveTagged serves an HTML page with an ETag of its bytes, and a 304 to
+// a request that names it.
+func serveTagged(rw http.ResponseWriter, r *http.Request, body string) {
 	sum := sha256.Sum256([]byte(body))
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
 	rw.Header().Set("ETag", etag)

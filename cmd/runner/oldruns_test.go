@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/topicrank/topicrank/internal/duckdbtest"
 	"github.com/topicrank/topicrank/internal/snapshot"
 	"github.com/topicrank/topicrank/pipeline"
 )
@@ -187,32 +188,12 @@ func treeSums(t *testing.T, dirs []string) []string {
 	return out
 }
 
+// queryRows returns each row as its values joined by spaces.
 func queryRows(t *testing.T, db *sql.DB, q string) []string {
 	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, v := range vals {
-			parts = append(parts, fmt.Sprint(v))
-		}
-		out = append(out, strings.Join(parts, " "))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
+	for _, vals := range duckdbtest.Rows(t, db, q) {
+		out = append(out, strings.TrimSuffix(fmt.Sprintln(vals...), "\n"))
 	}
 	return out
 }

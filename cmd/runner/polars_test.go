@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/topicrank/topicrank/internal/duckdbtest"
 	"github.com/topicrank/topicrank/pipeline"
 )
 
@@ -62,30 +63,13 @@ func TestPolarsReadsCategoriesAsDuckDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT * FROM read_parquet(?)`, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
 	var duck []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	for _, vals := range duckdbtest.Rows(t, db, `SELECT * FROM read_parquet(?)`, file) {
 		line, err := json.Marshal(vals)
 		if err != nil {
 			t.Fatal(err)
 		}
 		duck = append(duck, string(line))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if len(duck) < 1000 || !slices.Equal(polars[1:], duck) {
 		n := min(len(duck), len(polars)-1, 3)

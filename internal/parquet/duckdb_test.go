@@ -13,6 +13,8 @@ import (
 	"time"
 
 	_ "github.com/marcboeker/go-duckdb" // real DuckDB, a second reader
+
+	"github.com/topicrank/topicrank/internal/duckdbtest"
 )
 
 // DuckDB reads random tables of every column kind: its types, every value
@@ -76,26 +78,5 @@ func TestRoundTripDuckDB(t *testing.T) {
 
 func queryRows(t *testing.T, db *sql.DB, q string) [][]any {
 	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, q)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out [][]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, vals)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return duckdbtest.Rows(t, db, q)
 }

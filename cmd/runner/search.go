@@ -61,7 +61,7 @@ func cmdSearch(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	opt := search.Options{Top: *top, RankWeight: *weight, TitleBoost: *boost, Highlight: style}
 	if *category != "" {
-		if opt.Keep, err = inCategory(dir, m.RunID, *category); err != nil {
+		if opt.Only, err = inCategory(dir, m.RunID, *category); err != nil {
 			return &pipeline.Error{Op: "search", Job: *job, Kind: pipeline.Invalid, Err: err}
 		}
 	}
@@ -150,10 +150,10 @@ func indexed(m *pipeline.Manifest) bool {
 	return false
 }
 
-// inCategory keeps the pages of a run that are in category name, folded
+// inCategory returns the pages of a run that are in category name, folded
 // as MediaWiki folds titles: spaces as underscores, the first letter
 // upper case, an optional "Category:" prefix.
-func inCategory(dir, runID, name string) (func(string) bool, error) {
+func inCategory(dir, runID, name string) ([]string, error) {
 	cats, err := publish.ReadCategories(dir)
 	if errors.Is(err, iofs.ErrNotExist) {
 		return nil, fmt.Errorf("run %s has no categories.parquet (it was published before topicrank kept categories): -category needs a newer run", runID)
@@ -162,13 +162,14 @@ func inCategory(dir, runID, name string) (func(string) bool, error) {
 		return nil, err
 	}
 	want := foldCategory(name)
-	pages := map[string]bool{}
+	pages := []string{} // not nil: a category no page is in keeps none
 	for page, cs := range cats {
 		if slices.ContainsFunc(cs, func(c publish.PageCategory) bool { return c.Name == want }) {
-			pages[page] = true
+			pages = append(pages, page)
 		}
 	}
-	return func(page string) bool { return pages[page] }, nil
+	slices.Sort(pages)
+	return pages, nil
 }
 
 func foldCategory(name string) string {

@@ -29,9 +29,10 @@ type Options struct {
 	// Highlight is how snippets mark matched words: "ansi" (colour, for a
 	// terminal), "html" (<mark>), or "" for no snippets.
 	Highlight string
-	// Keep, if set, keeps only the pages it accepts (runner search
-	// -category), before the top hits are cut.
-	Keep func(page string) bool
+	// Only, if not nil, keeps the search to these pages (runner search
+	// -category): the query is matched within them, so every match among
+	// them is a candidate, however many pages match elsewhere.
+	Only []string
 }
 
 // Default weights (README, "Search").
@@ -100,7 +101,11 @@ func Search(dir, q string, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := bleve.NewSearchRequestOptions(qs, maxCandidates, 0, false)
+	var match query.Query = qs
+	if opt.Only != nil {
+		match = bleve.NewConjunctionQuery(qs, bleve.NewDocIDQuery(opt.Only))
+	}
+	req := bleve.NewSearchRequestOptions(match, maxCandidates, 0, false)
 	req.Fields = []string{fieldTitle, fieldPageRank, fieldLength}
 	req.IncludeLocations = true
 	res, err := idx.Search(req)
@@ -122,10 +127,6 @@ func Search(dir, q string, opt Options) (*Result, error) {
 		text := bm25 + opt.TitleBoost*inTitle
 		out.Hits = append(out.Hits, Hit{Page: h.ID, Title: title, BM25: bm25, TitleFit: opt.TitleBoost * inTitle, PageRank: pr,
 			Score: text * (1 + opt.RankWeight*math.Log1p(float64(pages)*pr))})
-	}
-	if opt.Keep != nil {
-		out.Hits = slices.DeleteFunc(out.Hits, func(h Hit) bool { return !opt.Keep(h.Page) })
-		out.Total = uint64(len(out.Hits))
 	}
 	slices.SortStableFunc(out.Hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Page, b.Page))

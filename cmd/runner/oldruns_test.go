@@ -49,7 +49,7 @@ func TestOlderRunsRead(t *testing.T) {
 	// older version's crawl state (migrated). This version's snapshot is
 	// not the older one's (its pages keep their ids), so the first night
 	// finds every page changed and cannot say edited (the state kept no
-	// revisions); the second says it of every page it visits.
+	// revisions); the second says it of the pages both nights read.
 	snap, err := snapshot.Load()
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,8 @@ import (
 // renderWiki is a wiki that changes as Wikipedia does between nights, in
 // three ways: edits (a new revision; half of them add a link to the
 // prose), re-renders under the same revision (the parser cache expired:
-// "Cached time" and the request's id differ, as on every real page), and
+// its "Cached time" comment differs; Wikipedia's request id, new on every
+// answer, is left out, so that an unchanged page still answers 304), and
 // navbox template edits (links change on every page that transcludes the
 // navbox, outside the prose, the revision unchanged). Each page edits at
 // a rate of its own (the dynamic mirror's four classes). Its night is set

@@ -12,10 +12,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/topicrank/topicrank/pipeline"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/search"
 )
@@ -172,6 +171,8 @@ func inCategory(dir, runID, name string) ([]string, error) {
 	return pages, nil
 }
 
+// foldCategory is a category title as categories.parquet names it: without
+// "Category:", normalised as MediaWiki normalises titles.
 func foldCategory(name string) string {
 	name = strings.TrimSpace(name)
 	if rest, ok := strings.CutPrefix(name, "Category:"); ok {
@@ -179,7 +180,5 @@ func foldCategory(name string) string {
 	} else if rest, ok := strings.CutPrefix(name, "category:"); ok {
 		name = rest
 	}
-	name = strings.ReplaceAll(strings.TrimSpace(name), " ", "_")
-	r, size := utf8.DecodeRuneInString(name)
-	return string(unicode.ToUpper(r)) + name[size:]
+	return page.NormalizeTitle(name)
 }

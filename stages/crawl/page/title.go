@@ -55,7 +55,7 @@ func articleKeySlow(href string, hosts []string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	title = normalizeTitle(title)
+	title = NormalizeTitle(title)
 	if title == "" || strings.ContainsAny(title, "#:") || hasEscape(title) || dotSegment(title) {
 		return "", false
 	}
@@ -111,8 +111,10 @@ func plainKey(href string) bool {
 	return true
 }
 
-// normalizeTitle applies MediaWiki's title normalisation to a decoded title.
-func normalizeTitle(t string) string {
+// NormalizeTitle applies MediaWiki's title normalisation to a decoded title:
+// blanks and underscores as one underscore, none at either end, the first
+// letter upper case.
+func NormalizeTitle(t string) string {
 	t = strings.Join(strings.FieldsFunc(t, func(r rune) bool { return r == '_' || unicode.IsSpace(r) }), "_")
 	r, size := utf8.DecodeRuneInString(t)
 	if r == utf8.RuneError || unicode.IsUpper(r) {

@@ -2,12 +2,14 @@
 // (stages/crawl/learn/prior.json) from the corpus: it crawls each training
 // job once, best-first with the learned strategy and no prior, from a
 // mirror of the corpus, and averages the topic-free weights of the models
-// the crawls end with (the bias and the weights of the similarity weight,
-// the parent's relevance, the depth and the sibling shares). Crawls are
-// deterministic, so the same corpus and jobs give the same prior.
+// the crawls end with (learn.Average: the bias, the weights of the
+// similarity weight, the parent's relevance, the depth, the sibling
+// shares and the topic-term features), over the topics whose models
+// learned from at least -min-relevant links to relevant pages. Crawls are deterministic, so
+// the same corpus and jobs give the same prior.
 //
-//	go run ./cmd/trainprior -config docs/learned/topics.yaml \
-//	  -jobs seattle-news,us-senate,... -base-url <wikimirror -closed> \
+//	go run ./cmd/trainprior -config docs/learned/prior-topics.yaml \
+//	  -base-url <wikimirror -closed> \
 //	  -corpus "2018 corpus, wikimirror -closed" -out stages/crawl/learn/prior.json
 package main
 
@@ -28,19 +30,21 @@ import (
 )
 
 func main() {
-	config := flag.String("config", "docs/learned/topics.yaml", "jobs file of the training topics")
+	config := flag.String("config", "docs/learned/prior-topics.yaml", "jobs file of the training topics")
 	jobs := flag.String("jobs", "", "comma-separated training jobs (default: all)")
 	base := flag.String("base-url", "", "the mirror serving the corpus (required)")
 	corpus := flag.String("corpus", "", "what the mirror serves, recorded in the prior")
 	out := flag.String("out", "stages/crawl/learn/prior.json", "where to write the prior")
+	minRel := flag.Int("min-relevant", 10, "average the models that learned from at least this many links to relevant pages")
+	keep := flag.String("keep", "", "a folder to write each topic's model to (JSON), to average again")
 	flag.Parse()
-	if err := train(*config, *jobs, *base, *corpus, *out); err != nil {
+	if err := train(*config, *jobs, *base, *corpus, *out, *minRel, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "trainprior:", err)
 		os.Exit(1)
 	}
 }
 
-func train(config, names, base, corpus, out string) error {
+func train(config, names, base, corpus, out string, minRel int, keep string) error {
 	if base == "" {
 		return fmt.Errorf("-base-url is required: a mirror of the corpus (wikimirror -closed)")
 	}
@@ -67,21 +71,34 @@ func train(config, names, base, corpus, out string) error {
 	log := slog.New(slog.DiscardHandler)
 	r := pipeline.NewRunner(tmp, log)
 	r.BaseURL, r.LinkPrior = strings.TrimRight(base, "/"), nil // trained without a prior
-	var sum learn.Prior
-	for _, job := range jobs {
+	var models [][]byte
+	for i, job := range jobs {
 		job.Strategy, job.Admission = "learned", "best-first"
-		p, err := trainOn(r, job, filepath.Join(tmp, job.Name+".sqlite"), log)
+		m, err := trainOn(r, job, filepath.Join(tmp, job.Name+".sqlite"), log)
 		if err != nil {
 			return fmt.Errorf("job %s: %w", job.Name, err)
 		}
-		fmt.Printf("%-24s bias %+.3f sim %+.3f rel %+.3f depth %+.3f siblings %+.3f %+.3f\n", job.Name, p.Bias, p.Sim, p.Rel, p.Depth, p.SibRel, p.SibIrr)
-		sum.Bias, sum.Sim, sum.Rel, sum.Depth = sum.Bias+p.Bias, sum.Sim+p.Sim, sum.Rel+p.Rel, sum.Depth+p.Depth
-		sum.SibRel, sum.SibIrr = sum.SibRel+p.SibRel, sum.SibIrr+p.SibIrr
-		sum.Topics = append(sum.Topics, job.Name)
+		p, err := learn.Dense(m)
+		if err != nil {
+			return fmt.Errorf("job %s: %w", job.Name, err)
+		}
+		fmt.Printf("%3d/%d %-36s bias %+.2f sim %+.2f rel %+.2f depth %+.2f siblings %+.2f %+.2f topic terms %+.2f %+.2f %+.2f\n", i+1, len(jobs), job.Name,
+			p.Bias, p.Sim, p.Rel, p.Depth, p.SibRel, p.SibIrr, p.Anchor, p.Context, p.Title)
+		models = append(models, m)
+		if keep != "" {
+			if err := os.WriteFile(filepath.Join(keep, job.Name+".json"), m, 0o644); err != nil {
+				return err
+			}
+		}
 	}
-	n := float64(len(jobs))
-	prior := learn.Prior{Bias: sum.Bias / n, Sim: sum.Sim / n, Rel: sum.Rel / n, Depth: sum.Depth / n,
-		SibRel: sum.SibRel / n, SibIrr: sum.SibIrr / n, Topics: sum.Topics, Corpus: corpus}
+	prior, err := learn.Average(models, minRel)
+	if err != nil {
+		return err
+	}
+	for _, job := range jobs {
+		prior.Topics = append(prior.Topics, job.Name)
+	}
+	prior.Corpus = corpus
 	b, err := json.MarshalIndent(prior, "", "  ")
 	if err != nil {
 		return err
@@ -89,16 +106,16 @@ func train(config, names, base, corpus, out string) error {
 	return os.WriteFile(out, append(b, '\n'), 0o644)
 }
 
-// trainOn crawls job once with a state of its own and returns the
-// topic-free weights of the model the crawl ended with.
-func trainOn(r *pipeline.Runner, job pipeline.Job, state string, log *slog.Logger) (learn.Prior, error) {
+// trainOn crawls job once with a state of its own and returns the model
+// the crawl ended with (Learner.Model's bytes).
+func trainOn(r *pipeline.Runner, job pipeline.Job, state string, log *slog.Logger) ([]byte, error) {
 	cfg, err := r.CrawlConfig(job, log)
 	if err != nil {
-		return learn.Prior{}, err
+		return nil, err
 	}
 	st, err := store.Open(state, "train")
 	if err != nil {
-		return learn.Prior{}, err
+		return nil, err
 	}
 	cfg.State = st
 	_, err = crawl.Crawl(context.Background(), cfg)
@@ -106,14 +123,14 @@ func trainOn(r *pipeline.Runner, job pipeline.Job, state string, log *slog.Logge
 		err = ferr
 	}
 	if err != nil {
-		return learn.Prior{}, err
+		return nil, err
 	}
 	models, err := store.LinkModels(state)
 	if err != nil {
-		return learn.Prior{}, err
+		return nil, err
 	}
 	if len(models) != 1 {
-		return learn.Prior{}, fmt.Errorf("%d models kept, want 1", len(models))
+		return nil, fmt.Errorf("%d models kept, want 1", len(models))
 	}
-	return learn.Dense(models[0])
+	return models[0], nil
 }

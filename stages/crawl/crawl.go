@@ -82,7 +82,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	c.digest = c.extractDigest()
 	c.res.Judged = !c.extract.Topic.Empty()
 	if cfg.Strategy == page.StrategyLearned && c.res.Judged {
-		c.learner = learn.New(c.pageLinks)
+		c.learner = learn.New(cfg.Topics, c.pageLinks)
 	}
 	if cfg.TopicFeedback && c.res.Judged {
 		c.fb = learn.NewFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)

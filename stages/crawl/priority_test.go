@@ -25,7 +25,7 @@ func train(l *learn.Learner) {
 // by a link like the relevant pages' goes out before one found by a link
 // like the irrelevant pages', though both were queued at 0.
 func TestFrontierFollowsModel(t *testing.T) {
-	c := &crawler{learner: learn.New(nil), queue: NewQueue()}
+	c := &crawler{learner: learn.New(nil, nil), queue: NewQueue()}
 	good := learn.Example{Terms: []uint32{1, 2, 3}, Sim: 0.2}
 	bad := learn.Example{Terms: []uint32{7, 8, 9}, Sim: 0.4}
 	for i := range 60 {
@@ -95,7 +95,7 @@ func TestTunnel(t *testing.T) {
 // in place.
 func TestLaterLinkRaisesFrontierPage(t *testing.T) {
 	for _, trained := range []bool{false, true} {
-		c := &crawler{learner: learn.New(nil), queue: NewQueue()}
+		c := &crawler{learner: learn.New(nil, nil), queue: NewQueue()}
 		if trained {
 			train(c.learner)
 		}

@@ -117,7 +117,7 @@ func (c *crawler) again() *crawler {
 	}
 	n.cfg.Progress = nil
 	if c.learner != nil {
-		n.learner = learn.New(n.pageLinks)
+		n.learner = learn.New(c.cfg.Topics, n.pageLinks)
 	}
 	if c.fb != nil {
 		n.fb = learn.NewFeedback(c.cfg.Topics, c.cfg.FeedbackTerms, c.cfg.FeedbackWeight)

@@ -15,7 +15,7 @@ import (
 // irrelevant one's, whatever their similarity, and the learner asks for
 // the frontier pages found by them to be scored again.
 func TestModelLearns(t *testing.T) {
-	l := New(nil)
+	l := New(nil, nil)
 	good := Example{Terms: []uint32{1, 2, 3}, Sim: 0.2}
 	bad := Example{Terms: []uint32{7, 8, 9}, Sim: 0.4}
 	if s := l.Score(bad); s != 0.4 {
@@ -55,7 +55,7 @@ func TestModelLearns(t *testing.T) {
 // learnRate·g/(1+√Σg²), so a second equal gradient moves it less than the
 // first, while a weight seen for the first time takes a full first step.
 func TestModelAdaGrad(t *testing.T) {
-	m := newModel()
+	m := newModel(nil)
 	e := Example{Terms: []uint32{5}, Sim: 0} // one feature: norm 1
 	p := 1 / (1 + math.Exp(-priorBias))      // the untrained model's probability
 	m.learn(e, 1, true)
@@ -139,7 +139,7 @@ func TestSiblings(t *testing.T) {
 // and the scores read the shares as they are now.
 func TestSiblingRescore(t *testing.T) {
 	keys := []string{"a", "b", "c"}
-	l := New(func(uint32) []string { return keys })
+	l := New(nil, func(uint32) []string { return keys })
 	l.m.labels, l.m.relevant = minLabels, minRelevant
 	l.m.wSibs = [2]float64{3, -3}
 	l.Found("a", Example{Idx: 0})

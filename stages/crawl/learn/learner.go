@@ -12,10 +12,11 @@ type Learner struct {
 	cursor  int
 }
 
-// New returns a Learner; links gives a fetched page's links in document
-// order (nil: no sibling features).
-func New(links func(parent uint32) []string) *Learner {
-	return &Learner{m: newModel(), sibs: siblings{links: links, judged: map[string]bool{}}, pending: map[string][]Example{}}
+// New returns the Learner of a topic (its words, for the topic-term
+// features); links gives a fetched page's links in document order (nil:
+// no sibling features).
+func New(topic []string, links func(parent uint32) []string) *Learner {
+	return &Learner{m: newModel(topicFeatures(topic)), sibs: siblings{links: links, judged: map[string]bool{}}, pending: map[string][]Example{}}
 }
 
 // Score is the link's priority (the model's score) with its sibling

@@ -7,8 +7,9 @@
 // are its anchor's terms, the terms of the 20 words around it, its
 // title's terms and its section heading's terms (hashed by package page
 // into page.FeatureSpace weights), the similarity strategy's weight of
-// the link, the parent page's relevance, its depth and its judged
-// neighbours on the parent (siblings.go). Relevance feedback
+// the link, the parent page's relevance, its depth, its judged
+// neighbours on the parent (siblings.go) and how many of the topic's
+// terms its anchor, context and title hold. Relevance feedback
 // (feedback.go) moves the topic itself.
 //
 // Nothing here fetches or queues: the crawl calls in, in its loop's
@@ -20,6 +21,7 @@ import (
 	"math"
 
 	"github.com/topicrank/topicrank/stages/crawl/page"
+	"github.com/topicrank/topicrank/stages/text"
 )
 
 // The model: a logistic regression, written plainly (a few dozen lines;
@@ -104,15 +106,30 @@ type model struct {
 	w, g2        []float64 // hashed features
 	bias, wSim   float64
 	wRel, wDepth float64
-	wSibs        [2]float64 // of sibRel and sibIrr
-	dense        [6]float64 // squared gradients of bias, wSim, wRel, wDepth, wSibs
+	wSibs        [2]float64     // of sibRel and sibIrr
+	wTopic       [3]float64     // of the topic's terms in the anchor, context and title
+	dense        [9]float64     // squared gradients of bias, wSim, wRel, wDepth, wSibs, wTopic
+	topic        map[uint32]int // hashed topic term -> 0 anchor, 1 context, 2 title
 	labels       int
-	relevant     int  // labels that were relevant
-	prior        bool // started from a Prior: trained from the start
+	relevant     int // labels that were relevant
 }
 
-func newModel() *model {
-	return &model{w: make([]float64, page.FeatureSpace), g2: make([]float64, page.FeatureSpace), bias: priorBias, wSim: priorSim}
+func newModel(topic map[uint32]int) *model {
+	return &model{w: make([]float64, page.FeatureSpace), g2: make([]float64, page.FeatureSpace), bias: priorBias, wSim: priorSim, topic: topic}
+}
+
+// topicFeatures maps the topic words' terms, hashed as anchor, context
+// and title terms, to 0, 1 and 2: the topic-term features' places.
+func topicFeatures(words []string) map[uint32]int {
+	f := map[uint32]int{}
+	for _, w := range words {
+		for _, t := range text.TermList(w) {
+			for k, prefix := range [...]string{"a|", "c|", "t|"} {
+				f[page.HashFeature(prefix, t)] = k
+			}
+		}
+	}
+	return f
 }
 
 func (m *model) z(e Example) float64 {
@@ -124,11 +141,15 @@ func (m *model) z(e Example) float64 {
 			z += m.w[f] * norm
 		}
 	}
+	t := m.topicTerms(e)
+	for k := range t {
+		z += m.wTopic[k] * t[k]
+	}
 	return z
 }
 
 // trained reports whether the model has the labels to take over.
-func (m *model) trained() bool { return m.prior || m.labels >= minLabels && m.relevant >= minRelevant }
+func (m *model) trained() bool { return m.labels >= minLabels && m.relevant >= minRelevant }
 
 // score is the link's priority: its similarity weight until the model is
 // trained, then the model's probability that it leads to a relevant page.
@@ -149,6 +170,10 @@ func (m *model) learn(e Example, y float64, relevant bool) {
 	step(&m.wDepth, &m.dense[3], r*math.Log1p(float64(e.Depth)))
 	step(&m.wSibs[0], &m.dense[4], r*e.sibRel)
 	step(&m.wSibs[1], &m.dense[5], r*e.sibIrr)
+	t := m.topicTerms(e)
+	for k := range t {
+		step(&m.wTopic[k], &m.dense[6+k], r*t[k])
+	}
 	norm := e.norm()
 	for _, hashes := range [...][]uint32{e.Terms, e.Section} {
 		for _, f := range hashes {
@@ -167,4 +192,20 @@ func (m *model) learn(e Example, y float64, relevant bool) {
 func step(w, g2 *float64, g float64) {
 	*g2 += g * g
 	*w += learnRate * g / (1 + math.Sqrt(*g2))
+}
+
+// topicTerms returns the topic-term features: log(1 + the number of the
+// topic's terms) in the link's anchor, its context and its title. Their
+// weights do not depend on the topic, so a prior can carry them.
+func (m *model) topicTerms(e Example) [3]float64 {
+	var n [3]float64
+	for _, f := range e.Terms {
+		if k, ok := m.topic[f]; ok {
+			n[k]++
+		}
+	}
+	for k := range n {
+		n[k] = math.Log1p(n[k])
+	}
+	return n
 }

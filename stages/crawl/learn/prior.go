@@ -8,16 +8,24 @@ import (
 )
 
 // Prior is the start of a new topic's link model, learned across many
-// topics on the features that do not depend on the topic: the weights of
-// the similarity strategy's weight, the parent's relevance, the depth
-// and the sibling shares, and the bias. cmd/trainprior makes it from
-// the corpus (docs/learned.md, "A prior for a new topic"); it ships as
-// prior.json.
+// topics on the features whose weights do not depend on the topic: the
+// bias, the similarity strategy's weight, the parent's relevance, the
+// depth, the sibling shares and the topic-term features. The hashed
+// term features are left at zero: their weights are the topic's own.
+// cmd/trainprior makes it from the corpus (docs/learned.md, "A prior for
+// a new topic"); it ships as prior.json.
 type Prior struct {
 	Bias, Sim, Rel, Depth, SibRel, SibIrr float64
-	// Topics are the jobs it was trained on; Corpus says on what.
-	Topics []string `json:",omitempty"`
-	Corpus string   `json:",omitempty"`
+	// Anchor, Context and Title weigh the topic's terms in the link's
+	// anchor, context and target title.
+	Anchor, Context, Title float64
+	// Topics are the jobs it was trained on, Models how many of them
+	// it averages (those whose models learned from at least MinRelevant
+	// links to relevant pages); Corpus says on what.
+	Topics      []string `json:",omitempty"`
+	Models      int      `json:",omitempty"`
+	MinRelevant int      `json:",omitempty"`
+	Corpus      string   `json:",omitempty"`
 }
 
 //go:embed prior.json
@@ -35,21 +43,57 @@ func Shipped() (*Prior, error) {
 	return &p, nil
 }
 
-// UsePrior starts the Learner's model from p: the model scores links
-// from the first page on, where an untrained one uses the similarity
-// weight until it has labels enough.
+// UsePrior starts the Learner's model from p instead of the hand-set
+// start. The crawl still ranks by the similarity weight until the model
+// has labels enough (minLabels, minRelevant): measured, that first
+// stretch is better led by similarity alone (docs/learned.md).
 func (l *Learner) UsePrior(p Prior) {
 	m := l.m
 	m.bias, m.wSim, m.wRel, m.wDepth, m.wSibs = p.Bias, p.Sim, p.Rel, p.Depth, [2]float64{p.SibRel, p.SibIrr}
-	m.prior = true
+	m.wTopic = [3]float64{p.Anchor, p.Context, p.Title}
 }
 
-// Dense returns the model's topic-free weights as a Prior (cmd/trainprior
-// averages them over topics).
+// Average returns the prior of models (Learner.Model's bytes, one per
+// training topic): the mean of each topic-free weight over the models
+// that learned from at least minRelevant links to relevant pages. A
+// topic the crawl found next to nothing of teaches only that every link
+// is irrelevant.
+func Average(models [][]byte, minRelevant int) (Prior, error) {
+	var sum Prior
+	n := 0
+	for _, b := range models {
+		p, s, err := read(b)
+		if err != nil {
+			return Prior{}, err
+		}
+		if s.Rel < minRelevant {
+			continue
+		}
+		n++
+		sum.Bias, sum.Sim, sum.Rel, sum.Depth = sum.Bias+p.Bias, sum.Sim+p.Sim, sum.Rel+p.Rel, sum.Depth+p.Depth
+		sum.SibRel, sum.SibIrr = sum.SibRel+p.SibRel, sum.SibIrr+p.SibIrr
+		sum.Anchor, sum.Context, sum.Title = sum.Anchor+p.Anchor, sum.Context+p.Context, sum.Title+p.Title
+	}
+	if n == 0 {
+		return Prior{}, fmt.Errorf("none of %d models learned from %d links to relevant pages", len(models), minRelevant)
+	}
+	f := float64(n)
+	return Prior{Bias: sum.Bias / f, Sim: sum.Sim / f, Rel: sum.Rel / f, Depth: sum.Depth / f,
+		SibRel: sum.SibRel / f, SibIrr: sum.SibIrr / f, Anchor: sum.Anchor / f, Context: sum.Context / f, Title: sum.Title / f,
+		Models: n, MinRelevant: minRelevant}, nil
+}
+
+// Dense returns a model's topic-free weights as a Prior.
 func Dense(model []byte) (Prior, error) {
+	p, _, err := read(model)
+	return p, err
+}
+
+func read(model []byte) (Prior, snapshot, error) {
 	var s snapshot
 	if err := json.Unmarshal(model, &s); err != nil {
-		return Prior{}, err
+		return Prior{}, s, fmt.Errorf("a link model: %w", err)
 	}
-	return Prior{Bias: s.Dense[0], Sim: s.Dense[1], Rel: s.Dense[2], Depth: s.Dense[3], SibRel: s.Dense[4], SibIrr: s.Dense[5]}, nil
+	d := s.Dense
+	return Prior{Bias: d[0], Sim: d[1], Rel: d[2], Depth: d[3], SibRel: d[4], SibIrr: d[5], Anchor: d[6], Context: d[7], Title: d[8]}, s, nil
 }

@@ -15,8 +15,8 @@ type snapshot struct {
 	Index  []uint32   `json:"i"`
 	W      []float64  `json:"w"`
 	G2     []float64  `json:"g2"`
-	Dense  [6]float64 `json:"d"` // bias, wSim, wRel, wDepth, wSibs
-	DenseG [6]float64 `json:"dg"`
+	Dense  [9]float64 `json:"d"` // bias, wSim, wRel, wDepth, wSibs, wTopic
+	DenseG [9]float64 `json:"dg"`
 	Labels int        `json:"n"`
 	Rel    int        `json:"r"`
 }
@@ -24,7 +24,7 @@ type snapshot struct {
 // Model returns the Learner's model as bytes to keep (Restore reads them).
 func (l *Learner) Model() ([]byte, error) {
 	m := l.m
-	s := snapshot{Dense: [6]float64{m.bias, m.wSim, m.wRel, m.wDepth, m.wSibs[0], m.wSibs[1]},
+	s := snapshot{Dense: [9]float64{m.bias, m.wSim, m.wRel, m.wDepth, m.wSibs[0], m.wSibs[1], m.wTopic[0], m.wTopic[1], m.wTopic[2]},
 		DenseG: m.dense, Labels: m.labels, Rel: m.relevant}
 	for i, w := range m.w {
 		if w != 0 || m.g2[i] != 0 {
@@ -45,7 +45,7 @@ func (l *Learner) Restore(b []byte) error {
 	if len(s.W) != len(s.Index) || len(s.G2) != len(s.Index) {
 		return fmt.Errorf("the stored link model: %d indexes, %d weights", len(s.Index), len(s.W))
 	}
-	m := newModel()
+	m := newModel(l.m.topic)
 	for j, i := range s.Index {
 		if int(i) >= page.FeatureSpace {
 			return fmt.Errorf("the stored link model: feature %d out of range", i)
@@ -53,6 +53,7 @@ func (l *Learner) Restore(b []byte) error {
 		m.w[i], m.g2[i] = s.W[j], s.G2[j]
 	}
 	m.bias, m.wSim, m.wRel, m.wDepth, m.wSibs[0], m.wSibs[1] = s.Dense[0], s.Dense[1], s.Dense[2], s.Dense[3], s.Dense[4], s.Dense[5]
+	m.wTopic = [3]float64{s.Dense[6], s.Dense[7], s.Dense[8]}
 	m.dense, m.labels, m.relevant = s.DenseG, s.Labels, s.Rel
 	l.m = m
 	return nil

@@ -5,12 +5,13 @@
 // the crawls end with (learn.Average: the bias, the weights of the
 // similarity weight, the parent's relevance, the depth, the sibling
 // shares and the topic-term features), over the topics whose models
-// learned from at least -min-relevant links to relevant pages. Crawls are deterministic, so
-// the same corpus and jobs give the same prior.
+// learned from at least -min-relevant links to relevant pages. Crawls
+// are deterministic, so the same corpus and jobs give the same prior
+// (TestTrainReproducesShipped).
 //
 //	go run ./cmd/trainprior -config docs/learned/prior-topics.yaml \
 //	  -base-url <wikimirror -closed> \
-//	  -corpus "2018 corpus, wikimirror -closed" -out stages/crawl/learn/prior.json
+//	  -corpus "the 2018 corpus (2,695 pages) through wikimirror -closed"
 package main
 
 import (

@@ -59,10 +59,10 @@ func (l *Learner) UsePrior(p Prior) {
 // topic the crawl found next to nothing of teaches only that every link
 // is irrelevant.
 func Average(models [][]byte, minRelevant int) (Prior, error) {
-	var sum Prior
+	var sum [len(snapshot{}.Dense)]float64
 	n := 0
 	for _, b := range models {
-		p, s, err := read(b)
+		s, err := decode(b)
 		if err != nil {
 			return Prior{}, err
 		}
@@ -70,30 +70,36 @@ func Average(models [][]byte, minRelevant int) (Prior, error) {
 			continue
 		}
 		n++
-		sum.Bias, sum.Sim, sum.Rel, sum.Depth = sum.Bias+p.Bias, sum.Sim+p.Sim, sum.Rel+p.Rel, sum.Depth+p.Depth
-		sum.SibRel, sum.SibIrr = sum.SibRel+p.SibRel, sum.SibIrr+p.SibIrr
-		sum.Anchor, sum.Context, sum.Title = sum.Anchor+p.Anchor, sum.Context+p.Context, sum.Title+p.Title
+		for i, w := range s.Dense {
+			sum[i] += w
+		}
 	}
 	if n == 0 {
 		return Prior{}, fmt.Errorf("none of %d models learned from %d links to relevant pages", len(models), minRelevant)
 	}
-	f := float64(n)
-	return Prior{Bias: sum.Bias / f, Sim: sum.Sim / f, Rel: sum.Rel / f, Depth: sum.Depth / f,
-		SibRel: sum.SibRel / f, SibIrr: sum.SibIrr / f, Anchor: sum.Anchor / f, Context: sum.Context / f, Title: sum.Title / f,
-		Models: n, MinRelevant: minRelevant}, nil
+	for i := range sum {
+		sum[i] /= float64(n)
+	}
+	p := fromDense(sum)
+	p.Models, p.MinRelevant = n, minRelevant
+	return p, nil
 }
 
 // Dense returns a model's topic-free weights as a Prior.
 func Dense(model []byte) (Prior, error) {
-	p, _, err := read(model)
-	return p, err
+	s, err := decode(model)
+	return fromDense(s.Dense), err
 }
 
-func read(model []byte) (Prior, snapshot, error) {
+func decode(model []byte) (snapshot, error) {
 	var s snapshot
 	if err := json.Unmarshal(model, &s); err != nil {
-		return Prior{}, s, fmt.Errorf("a link model: %w", err)
+		return s, fmt.Errorf("a link model: %w", err)
 	}
-	d := s.Dense
-	return Prior{Bias: d[0], Sim: d[1], Rel: d[2], Depth: d[3], SibRel: d[4], SibIrr: d[5], Anchor: d[6], Context: d[7], Title: d[8]}, s, nil
+	return s, nil
+}
+
+// fromDense reads a snapshot's dense weights (snapshot.Dense's order).
+func fromDense(d [9]float64) Prior {
+	return Prior{Bias: d[0], Sim: d[1], Rel: d[2], Depth: d[3], SibRel: d[4], SibIrr: d[5], Anchor: d[6], Context: d[7], Title: d[8]}
 }

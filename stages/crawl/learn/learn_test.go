@@ -61,8 +61,8 @@ func TestModelAdaGrad(t *testing.T) {
 	m.learn(e, 1, true)
 	g := 1 - p
 	want := learnRate * g / (1 + g)
-	if math.Abs(m.w[5]-want) > 1e-12 || math.Abs(m.bias-(priorBias+want)) > 1e-12 {
-		t.Fatalf("after one label: w %v bias %v, want %v and %v", m.w[5], m.bias, want, priorBias+want)
+	if math.Abs(m.w[5]-want) > 1e-12 || math.Abs(m.d[dBias]-(priorBias+want)) > 1e-12 {
+		t.Fatalf("after one label: w %v bias %v, want %v and %v", m.w[5], m.d[dBias], want, priorBias+want)
 	}
 	first := m.w[5]
 	m.learn(Example{Terms: []uint32{5, 6}, Sim: 0}, 1, true)
@@ -141,7 +141,7 @@ func TestSiblingRescore(t *testing.T) {
 	keys := []string{"a", "b", "c"}
 	l := New(nil, func(uint32) []string { return keys })
 	l.m.labels, l.m.relevant = minLabels, minRelevant
-	l.m.wSibs = [2]float64{3, -3}
+	l.m.d[dSibRel], l.m.d[dSibIrr] = 3, -3
 	l.Found("a", Example{Idx: 0})
 	l.Found("c", Example{Idx: 2})
 	before := l.Score(Example{Idx: 2})

@@ -100,22 +100,43 @@ func (e Example) norm() float64 {
 	return 1 / math.Sqrt(float64(max(len(e.Terms)+len(e.Section), 1)))
 }
 
+// The dense features' places in model.d and snapshot.Dense: the bias
+// (a constant 1), the similarity weight, the parent's relevance, log(1 +
+// depth), the sibling shares and the topic-term features.
+const (
+	dBias = iota
+	dSim
+	dRel
+	dDepth
+	dSibRel
+	dSibIrr
+	dAnchor
+	dContext
+	dTitle
+	denseN
+)
+
 // model is the online logistic regression. Each weight has the sum of
 // its squared gradients beside it, for AdaGrad.
 type model struct {
-	w, g2        []float64 // hashed features
-	bias, wSim   float64
-	wRel, wDepth float64
-	wSibs        [2]float64     // of sibRel and sibIrr
-	wTopic       [3]float64     // of the topic's terms in the anchor, context and title
-	dense        [9]float64     // squared gradients of bias, wSim, wRel, wDepth, wSibs, wTopic
-	topic        map[uint32]int // hashed topic term -> 0 anchor, 1 context, 2 title
-	labels       int
-	relevant     int // labels that were relevant
+	w, g2    []float64       // hashed features
+	d, dg    [denseN]float64 // dense features
+	topic    map[uint32]int  // hashed topic term -> 0 anchor, 1 context, 2 title
+	labels   int
+	relevant int // labels that were relevant
 }
 
 func newModel(topic map[uint32]int) *model {
-	return &model{w: make([]float64, page.FeatureSpace), g2: make([]float64, page.FeatureSpace), bias: priorBias, wSim: priorSim, topic: topic}
+	m := &model{w: make([]float64, page.FeatureSpace), g2: make([]float64, page.FeatureSpace), topic: topic}
+	m.d[dBias], m.d[dSim] = priorBias, priorSim
+	return m
+}
+
+// dense returns the link's dense features.
+func (m *model) dense(e Example) [denseN]float64 {
+	t := m.topicTerms(e)
+	return [denseN]float64{dBias: 1, dSim: e.Sim, dRel: e.ParentRel, dDepth: math.Log1p(float64(e.Depth)),
+		dSibRel: e.sibRel, dSibIrr: e.sibIrr, dAnchor: t[0], dContext: t[1], dTitle: t[2]}
 }
 
 // topicFeatures maps the topic words' terms, hashed as anchor, context
@@ -132,18 +153,24 @@ func topicFeatures(words []string) map[uint32]int {
 	return f
 }
 
-func (m *model) z(e Example) float64 {
-	z := m.bias + m.wSim*e.Sim + m.wRel*e.ParentRel + m.wDepth*math.Log1p(float64(e.Depth)) +
-		m.wSibs[0]*e.sibRel + m.wSibs[1]*e.sibIrr
+func (m *model) z(e Example) float64 { return m.zOf(e, m.dense(e)) }
+
+// zOf is z with the link's dense features x. The sum runs in a fixed
+// order (the first six dense features, the hashed ones, the topic terms)
+// so that a crawl and a prior come out the same to the bit.
+func (m *model) zOf(e Example, x [denseN]float64) float64 {
+	var z float64
+	for i := range dAnchor {
+		z += m.d[i] * x[i]
+	}
 	norm := e.norm()
 	for _, hashes := range [...][]uint32{e.Terms, e.Section} {
 		for _, f := range hashes {
 			z += m.w[f] * norm
 		}
 	}
-	t := m.topicTerms(e)
-	for k := range t {
-		z += m.wTopic[k] * t[k]
+	for i := dAnchor; i < denseN; i++ {
+		z += m.d[i] * x[i]
 	}
 	return z
 }
@@ -163,16 +190,10 @@ func (m *model) score(e Example) float64 {
 // learn takes one label, y in [0, 1] (target's), of a page judged
 // relevant or not: an AdaGrad step on the log loss.
 func (m *model) learn(e Example, y float64, relevant bool) {
-	r := y - 1/(1+math.Exp(-m.z(e)))
-	step(&m.bias, &m.dense[0], r)
-	step(&m.wSim, &m.dense[1], r*e.Sim)
-	step(&m.wRel, &m.dense[2], r*e.ParentRel)
-	step(&m.wDepth, &m.dense[3], r*math.Log1p(float64(e.Depth)))
-	step(&m.wSibs[0], &m.dense[4], r*e.sibRel)
-	step(&m.wSibs[1], &m.dense[5], r*e.sibIrr)
-	t := m.topicTerms(e)
-	for k := range t {
-		step(&m.wTopic[k], &m.dense[6+k], r*t[k])
+	x := m.dense(e)
+	r := y - 1/(1+math.Exp(-m.zOf(e, x)))
+	for i := range x {
+		step(&m.d[i], &m.dg[i], r*x[i])
 	}
 	norm := e.norm()
 	for _, hashes := range [...][]uint32{e.Terms, e.Section} {

@@ -48,9 +48,7 @@ func Shipped() (*Prior, error) {
 // has labels enough (minLabels, minRelevant): measured, that first
 // stretch is better led by similarity alone (docs/learned.md).
 func (l *Learner) UsePrior(p Prior) {
-	m := l.m
-	m.bias, m.wSim, m.wRel, m.wDepth, m.wSibs = p.Bias, p.Sim, p.Rel, p.Depth, [2]float64{p.SibRel, p.SibIrr}
-	m.wTopic = [3]float64{p.Anchor, p.Context, p.Title}
+	l.m.d = p.dense()
 }
 
 // Average returns the prior of models (Learner.Model's bytes, one per
@@ -59,7 +57,7 @@ func (l *Learner) UsePrior(p Prior) {
 // topic the crawl found next to nothing of teaches only that every link
 // is irrelevant.
 func Average(models [][]byte, minRelevant int) (Prior, error) {
-	var sum [len(snapshot{}.Dense)]float64
+	var sum [denseN]float64
 	n := 0
 	for _, b := range models {
 		s, err := decode(b)
@@ -99,7 +97,14 @@ func decode(model []byte) (snapshot, error) {
 	return s, nil
 }
 
-// fromDense reads a snapshot's dense weights (snapshot.Dense's order).
-func fromDense(d [9]float64) Prior {
-	return Prior{Bias: d[0], Sim: d[1], Rel: d[2], Depth: d[3], SibRel: d[4], SibIrr: d[5], Anchor: d[6], Context: d[7], Title: d[8]}
+// fromDense names a model's dense weights.
+func fromDense(d [denseN]float64) Prior {
+	return Prior{Bias: d[dBias], Sim: d[dSim], Rel: d[dRel], Depth: d[dDepth], SibRel: d[dSibRel], SibIrr: d[dSibIrr],
+		Anchor: d[dAnchor], Context: d[dContext], Title: d[dTitle]}
+}
+
+// dense is fromDense's inverse.
+func (p Prior) dense() [denseN]float64 {
+	return [denseN]float64{dBias: p.Bias, dSim: p.Sim, dRel: p.Rel, dDepth: p.Depth, dSibRel: p.SibRel, dSibIrr: p.SibIrr,
+		dAnchor: p.Anchor, dContext: p.Context, dTitle: p.Title}
 }

@@ -61,7 +61,7 @@ func TestTopicTerms(t *testing.T) {
 func TestAverage(t *testing.T) {
 	model := func(rel int, bias, title float64) []byte {
 		l := New(nil, nil)
-		l.m.bias, l.m.wTopic[2], l.m.relevant = bias, title, rel
+		l.m.d[dBias], l.m.d[dTitle], l.m.relevant = bias, title, rel
 		b, err := l.Model()
 		if err != nil {
 			t.Fatal(err)

@@ -12,20 +12,19 @@ import (
 // dense weights and the label counts. A few thousand weights after a
 // night of 250 pages: tens of KB, where the whole vectors are 4 MB.
 type snapshot struct {
-	Index  []uint32   `json:"i"`
-	W      []float64  `json:"w"`
-	G2     []float64  `json:"g2"`
-	Dense  [9]float64 `json:"d"` // bias, wSim, wRel, wDepth, wSibs, wTopic
-	DenseG [9]float64 `json:"dg"`
-	Labels int        `json:"n"`
-	Rel    int        `json:"r"`
+	Index  []uint32        `json:"i"`
+	W      []float64       `json:"w"`
+	G2     []float64       `json:"g2"`
+	Dense  [denseN]float64 `json:"d"` // model.d
+	DenseG [denseN]float64 `json:"dg"`
+	Labels int             `json:"n"`
+	Rel    int             `json:"r"`
 }
 
 // Model returns the Learner's model as bytes to keep (Restore reads them).
 func (l *Learner) Model() ([]byte, error) {
 	m := l.m
-	s := snapshot{Dense: [9]float64{m.bias, m.wSim, m.wRel, m.wDepth, m.wSibs[0], m.wSibs[1], m.wTopic[0], m.wTopic[1], m.wTopic[2]},
-		DenseG: m.dense, Labels: m.labels, Rel: m.relevant}
+	s := snapshot{Dense: m.d, DenseG: m.dg, Labels: m.labels, Rel: m.relevant}
 	for i, w := range m.w {
 		if w != 0 || m.g2[i] != 0 {
 			s.Index = append(s.Index, uint32(i))
@@ -52,9 +51,7 @@ func (l *Learner) Restore(b []byte) error {
 		}
 		m.w[i], m.g2[i] = s.W[j], s.G2[j]
 	}
-	m.bias, m.wSim, m.wRel, m.wDepth, m.wSibs[0], m.wSibs[1] = s.Dense[0], s.Dense[1], s.Dense[2], s.Dense[3], s.Dense[4], s.Dense[5]
-	m.wTopic = [3]float64{s.Dense[6], s.Dense[7], s.Dense[8]}
-	m.dense, m.labels, m.relevant = s.DenseG, s.Labels, s.Rel
+	m.d, m.dg, m.labels, m.relevant = s.Dense, s.DenseG, s.Labels, s.Rel
 	l.m = m
 	return nil
 }

@@ -37,15 +37,14 @@ func main() {
 	corpus := flag.String("corpus", "", "what the mirror serves, recorded in the prior")
 	out := flag.String("out", "stages/crawl/learn/prior.json", "where to write the prior")
 	minRel := flag.Int("min-relevant", 10, "average the models that learned from at least this many links to relevant pages")
-	keep := flag.String("keep", "", "a folder to write each topic's model to (JSON), to average again")
 	flag.Parse()
-	if err := train(*config, *jobs, *base, *corpus, *out, *minRel, *keep); err != nil {
+	if err := train(*config, *jobs, *base, *corpus, *out, *minRel); err != nil {
 		fmt.Fprintln(os.Stderr, "trainprior:", err)
 		os.Exit(1)
 	}
 }
 
-func train(config, names, base, corpus, out string, minRel int, keep string) error {
+func train(config, names, base, corpus, out string, minRel int) error {
 	if base == "" {
 		return fmt.Errorf("-base-url is required: a mirror of the corpus (wikimirror -closed)")
 	}
@@ -86,11 +85,6 @@ func train(config, names, base, corpus, out string, minRel int, keep string) err
 		fmt.Printf("%3d/%d %-36s bias %+.2f sim %+.2f rel %+.2f depth %+.2f siblings %+.2f %+.2f topic terms %+.2f %+.2f %+.2f\n", i+1, len(jobs), job.Name,
 			p.Bias, p.Sim, p.Rel, p.Depth, p.SibRel, p.SibIrr, p.Anchor, p.Context, p.Title)
 		models = append(models, m)
-		if keep != "" {
-			if err := os.WriteFile(filepath.Join(keep, job.Name+".json"), m, 0o644); err != nil {
-				return err
-			}
-		}
 	}
 	prior, err := learn.Average(models, minRel)
 	if err != nil {

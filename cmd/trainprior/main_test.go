@@ -33,7 +33,7 @@ func TestTrainReproducesShipped(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "prior.json")
 	config := filepath.Join("..", "..", "docs", "learned", "prior-topics.yaml")
-	if err := train(config, "", base, p.Corpus, out, p.MinRelevant, ""); err != nil {
+	if err := train(config, "", base, p.Corpus, out, p.MinRelevant); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(out)
@@ -48,10 +48,10 @@ func TestTrainReproducesShipped(t *testing.T) {
 // Bad input: no mirror, an unknown job.
 func TestTrainErrors(t *testing.T) {
 	config := filepath.Join("..", "..", "docs", "learned", "prior-topics.yaml")
-	if err := train(config, "", "", "", filepath.Join(t.TempDir(), "p.json"), 10, ""); err == nil {
+	if err := train(config, "", "", "", filepath.Join(t.TempDir(), "p.json"), 10); err == nil {
 		t.Error("no -base-url: no error")
 	}
-	if err := train(config, "no-such-topic", "http://127.0.0.1:1", "", filepath.Join(t.TempDir(), "p.json"), 10, ""); err == nil {
+	if err := train(config, "no-such-topic", "http://127.0.0.1:1", "", filepath.Join(t.TempDir(), "p.json"), 10); err == nil {
 		t.Error("an unknown job: no error")
 	}
 }

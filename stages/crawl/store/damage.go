@@ -127,6 +127,9 @@ func (e checkError) Error() string {
 // are sound (linear in the file's size, a fraction of a second for a
 // state of tens of thousands of pages).
 func (s *Store) check() error {
+	if err := checkHeader(s.path); err != nil {
+		return err
+	}
 	rows, err := s.db.Query(`PRAGMA quick_check(5)`)
 	if err != nil {
 		return err
@@ -147,6 +150,30 @@ func (s *Store) check() error {
 	}
 	if len(problems) > 0 {
 		return checkError{problems}
+	}
+	return nil
+}
+
+// checkHeader reads the file format versions in the database header
+// (bytes 18 and 19): SQLite writes 1 (legacy) or 2 (WAL). Any other
+// write version makes SQLite open the file read-only and any other read
+// version refuses it, errors quick_check does not report: the file is
+// damaged. A file too short for a header is left to SQLite.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var v [2]byte
+	if _, err := f.ReadAt(v[:], 18); err != nil {
+		return nil
+	}
+	if v[0] < 1 || v[0] > 2 || v[1] < 1 || v[1] > 2 {
+		return checkError{[]string{fmt.Sprintf("header: file format versions %d and %d, not 1 or 2", v[0], v[1])}}
 	}
 	return nil
 }

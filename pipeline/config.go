@@ -193,10 +193,12 @@ var Limits = struct {
 }
 
 // DefaultRelevanceThreshold is the relevance from which a page counts as
-// relevant when a job does not say. Measured on the 2018 corpus with
-// one-word to four-word topics: pages about the topic score 0.2 to 0.75,
-// pages that merely mention it 0.01 to 0.08 (README, "Relevance").
-const DefaultRelevanceThreshold = 0.1
+// relevant when a job does not say. Relevance is the judge's estimate of
+// the chance that a person calls the page at least partly about the topic
+// (stages/text.Judge); F1 against people's labels peaks near a
+// one-in-four chance on topics left out of the judge's fit
+// (docs/relevance.md).
+const DefaultRelevanceThreshold = 0.25
 
 // DefaultRecheckMissing is recheck_missing's default: a week.
 const DefaultRecheckMissing = 7 * 24 * time.Hour

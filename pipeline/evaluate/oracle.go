@@ -60,6 +60,33 @@ func LoadOracle(path string, job pipeline.Job, topicTexts []string) (map[string]
 	return out, nil
 }
 
+// WalkCorpus calls f with the article key and body of every saved page of
+// a corpus archive (as LoadOracle reads it).
+func WalkCorpus(path string, f func(key string, body []byte) error) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	err = tarzst.Walk(file, func(name string, contents io.Reader) error {
+		if !strings.HasSuffix(name, ".html") {
+			return nil
+		}
+		body, err := io.ReadAll(io.LimitReader(contents, 64<<20))
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if key, ok := corpusKey(body); ok {
+			return f(key, body)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
 // corpusKey returns the article key of a saved page's METADATA uri.
 func corpusKey(body []byte) (string, bool) {
 	head, _, ok := bytes.Cut(body, []byte("-->"))

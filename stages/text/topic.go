@@ -1,10 +1,14 @@
 package text
 
+import "slices"
+
 // Topic is what a job's pages are compared with: the term vector of its
 // topic words and phrases plus the article text of its topic pages.
 type Topic struct {
-	vec  Vector
-	norm float64
+	vec      Vector
+	norm     float64
+	terms    map[string]struct{} // the topic words' terms
+	termList []string            // the same, sorted
 }
 
 // NewTopic builds a topic from topic words or phrases and texts (the
@@ -12,13 +16,22 @@ type Topic struct {
 // its term counts, so topic pages, when given, weigh more than the words.
 func NewTopic(words []string, texts []string) *Topic {
 	v := Vector{}
+	terms := map[string]struct{}{}
 	for _, w := range words {
 		v.AddText(w)
+		for _, t := range TermList(w) {
+			terms[t] = struct{}{}
+		}
 	}
 	for _, t := range texts {
 		v.AddText(t)
 	}
-	return &Topic{vec: v, norm: v.Norm()}
+	list := make([]string, 0, len(terms))
+	for t := range terms {
+		list = append(list, t)
+	}
+	slices.Sort(list)
+	return &Topic{vec: v, norm: v.Norm(), terms: terms, termList: list}
 }
 
 // Empty reports whether the topic has no terms (no topics, or only stop

@@ -32,13 +32,25 @@ func (e Extractor) Extract(body []byte) Document {
 			doc.Text = body
 		}
 		page = text.Terms(body)
-		doc.Relevance = e.Topic.Similarity(page)
+		if !e.Topic.Empty() {
+			doc.Evidence = e.Topic.Evidence(text.Page{Title: doc.Title, Article: art, Categories: visible(doc.Categories)})
+			doc.Relevance = text.Shipped.Relevance(doc.Evidence)
+		}
 		if e.Feedback {
 			doc.Terms = pageTerms(page)
 		}
 	}
 	doc.Links, doc.Features, doc.Sections = e.weigh(x, page, doc.Relevance)
 	return doc
+}
+
+// Judged returns what the relevance judge reads of a page (its title,
+// article and visible categories), as Extract reads them: for fitting
+// the judge (cmd/fitjudge) to pages judged against many topics at once.
+func (e Extractor) Judged(body []byte) text.Page {
+	e.Scope = ScopeProse
+	x, art := e.read(body)
+	return text.Page{Title: trimTitle(x.title.String()), Article: art, Categories: visible(ReadIdentity(body).Categories)}
 }
 
 // read scans the page once: the extractor gets its canonical, title,
@@ -81,4 +93,16 @@ func (x *extractor) runArticle(a *text.Article) {
 		x.inAnchor, x.anchor, x.anchorKey = true, append(x.anchor[:0], p.Text...), key
 		x.closeAnchor()
 	}
+}
+
+// visible returns the names of the categories a reader sees: hidden
+// (maintenance) ones left out.
+func visible(cs []Category) []string {
+	var names []string
+	for _, c := range cs {
+		if c.Hidden == nil || !*c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }

@@ -59,9 +59,11 @@ type Document struct {
 	Sections [][]uint32 `json:",omitempty"`
 	// Terms are the page's most frequent terms, for relevance feedback.
 	Terms []TermShare `json:",omitempty"`
-	// Relevance is the cosine similarity of the article's text to the
-	// crawl's topic, in [0,1]; 0 without a topic.
+	// Relevance is the judged relevance of the article to the crawl's
+	// topic (text.Judge), in (0,1); 0 without a topic.
 	Relevance float64 `json:",omitempty"`
+	// Evidence is what the relevance was judged from; zero without a topic.
+	Evidence text.Evidence `json:",omitempty"`
 	// Structure hashes the sequence of element names: it changes when
 	// elements are added, removed or moved, not when only text changes.
 	Structure uint64

@@ -1,0 +1,183 @@
+package text
+
+import (
+	"math"
+	"strings"
+)
+
+// The features of a page's Evidence, in the order of Evidence and of the
+// judge's weights.
+const (
+	FeatCosine      = iota // cosine of the article's terms to the topic vector (topic pages included)
+	FeatTitle              // the title holds a topic term (0 or 1)
+	FeatLeadStart          // log(1 + topic terms among the lead's first LeadWords terms)
+	FeatLeadDensity        // share of the lead's terms that are topic terms
+	FeatBodyDensity        // share of the article's terms that are topic terms, ×10
+	FeatCoverage           // share of the topic's terms the article holds
+	FeatCategories         // share of the visible categories naming a topic term
+	FeatFirst              // log(1 + topic terms among the lead's first FirstWords terms)
+	FeatCategoryHits       // log(1 + visible categories naming a topic term)
+	FeatDefinition         // log(1 + topic terms in what the first sentence says the subject is)
+	NumFeatures
+)
+
+// FeatureNames name the features, for the judge's file and its fit.
+var FeatureNames = [NumFeatures]string{
+	"cosine", "title", "lead_start", "lead_density", "body_density",
+	"coverage", "categories", "first", "category_hits", "definition",
+}
+
+// LeadWords is how many terms of the lead count as its start: about the
+// 260 characters people read when they judge a page by its title and lead.
+const LeadWords = 40
+
+// FirstWords is how many terms of the lead stand for its first sentence,
+// which says what the subject is ("… is an American film actor").
+const FirstWords = 12
+
+// Evidence is what a page shows about a topic, feature by feature.
+type Evidence [NumFeatures]float64
+
+// Page is what the judge reads of a page: its title, its article and the
+// names of its visible categories.
+type Page struct {
+	Title      string
+	Article    *Article
+	Categories []string
+}
+
+// Evidence returns what p shows about the topic. Topic terms match by
+// stem, or when one stem is a prefix of the other and the shorter has at
+// least minPrefix letters (polit ~ politician, philosoph ~ philosophi).
+func (t *Topic) Evidence(p Page) Evidence {
+	var e Evidence
+	if t.Empty() {
+		return e
+	}
+	var lead, body, def []string
+	if p.Article != nil {
+		l := p.Article.Lead()
+		lead, body, def = TermList(l), TermList(p.Article.Text()), TermList(definition(l))
+	}
+	e[FeatDefinition] = math.Log1p(float64(t.count(def)))
+	e[FeatCosine] = Cosine(t.vec, Count(body))
+	if t.count(TermList(pageTitle(p.Title))) > 0 {
+		e[FeatTitle] = 1
+	}
+	e[FeatLeadStart] = math.Log1p(float64(t.count(lead[:min(len(lead), LeadWords)])))
+	e[FeatFirst] = math.Log1p(float64(t.count(lead[:min(len(lead), FirstWords)])))
+	if len(lead) > 0 {
+		e[FeatLeadDensity] = float64(t.count(lead)) / float64(len(lead))
+	}
+	if len(body) > 0 {
+		e[FeatBodyDensity] = 10 * float64(t.count(body)) / float64(len(body))
+	}
+	e[FeatCoverage] = t.coverage(body)
+	if n := len(p.Categories); n > 0 {
+		hit := 0
+		for _, c := range p.Categories {
+			if t.count(TermList(strings.ReplaceAll(c, "_", " "))) > 0 {
+				hit++
+			}
+		}
+		e[FeatCategories] = float64(hit) / float64(n)
+		e[FeatCategoryHits] = math.Log1p(float64(hit))
+	}
+	return e
+}
+
+// minPrefix is the shortest stem that matches a longer one it begins.
+const minPrefix = 5
+
+// matches reports whether term s is one of the topic's terms.
+func (t *Topic) matches(s string) bool {
+	if _, ok := t.terms[s]; ok {
+		return true
+	}
+	if len(s) < minPrefix {
+		return false
+	}
+	for _, w := range t.termList {
+		if len(w) >= minPrefix && (strings.HasPrefix(s, w) || strings.HasPrefix(w, s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// count returns how many of terms are topic terms.
+func (t *Topic) count(terms []string) int {
+	n := 0
+	for _, s := range terms {
+		if t.matches(s) {
+			n++
+		}
+	}
+	return n
+}
+
+// coverage returns the share of the topic's terms that terms hold.
+func (t *Topic) coverage(terms []string) float64 {
+	if len(t.termList) == 0 {
+		return 0
+	}
+	seen := map[string]bool{}
+	for _, s := range terms {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+	}
+	hit := 0
+	for _, w := range t.termList {
+		for s := range seen {
+			if s == w || len(w) >= minPrefix && len(s) >= minPrefix && (strings.HasPrefix(s, w) || strings.HasPrefix(w, s)) {
+				hit++
+				break
+			}
+		}
+	}
+	return float64(hit) / float64(len(t.termList))
+}
+
+// pageTitle is a page's <title> without the site's " - Wikipedia".
+func pageTitle(s string) string {
+	if i := strings.LastIndex(s, " - "); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Lead returns the article's lead: its text before the first section
+// heading.
+func (a *Article) Lead() string {
+	var b []byte
+	for _, p := range a.Pieces {
+		if p.Heading {
+			break
+		}
+		b = append(b, ' ')
+		b = append(b, p.Text...)
+	}
+	return string(b)
+}
+
+// definition returns what the lead's first sentence says its subject is:
+// the rest of the sentence after its first "is", "was", "are", "were" or
+// "refers to" ("… is an American film actor and director"); "" if none.
+func definition(lead string) string {
+	first := lead
+	if i := strings.Index(first, ". "); i >= 0 {
+		first = first[:i]
+	}
+	best := -1
+	for _, v := range []string{" is ", " was ", " are ", " were ", " refers to "} {
+		if i := strings.Index(first, v); i >= 0 && (best < 0 || i < best) {
+			best = i + len(v)
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return first[best:]
+}

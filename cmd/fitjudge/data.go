@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/pipeline/evaluate"
@@ -42,7 +38,7 @@ func (d *dataset) rows(keep func(topic int) bool) []example {
 // load reads the labels, the topics' words and the corpus, and returns
 // each labelled page's evidence under each topic.
 func load(corpus, labelsPath, config string) (*dataset, error) {
-	names, labels, err := readLabels(labelsPath)
+	names, labels, err := evaluate.ReadAssessments(labelsPath)
 	if err != nil {
 		return nil, err
 	}
@@ -80,44 +76,4 @@ func load(corpus, labelsPath, config string) (*dataset, error) {
 		return nil, fmt.Errorf("%s: no page of %s is in the corpus", labelsPath, corpus)
 	}
 	return d, nil
-}
-
-// readLabels reads the assessments: a header "page<TAB>topic..." and a
-// line per page of its key and one label (0, 1 or 2) per topic.
-func readLabels(path string) ([]string, map[string][]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	if !sc.Scan() {
-		return nil, nil, fmt.Errorf("%s: empty; want a header line", path)
-	}
-	head := strings.Split(sc.Text(), "\t")
-	if len(head) < 2 {
-		return nil, nil, fmt.Errorf("%s:1: want a header of page and topic names, tab-separated", path)
-	}
-	labels := map[string][]int{}
-	for n := 2; sc.Scan(); n++ {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) != len(head) {
-			return nil, nil, fmt.Errorf("%s:%d: %d fields, want %d", path, n, len(f), len(head))
-		}
-		l := make([]int, len(f)-1)
-		for i, s := range f[1:] {
-			v, err := strconv.Atoi(s)
-			if err != nil || v < 0 || v > 2 {
-				return nil, nil, fmt.Errorf("%s:%d: label %q of %s: want 0, 1 or 2", path, n, s, head[i+1])
-			}
-			l[i] = v
-		}
-		key, ok := page.ArticleKey("/wiki/"+f[0], nil)
-		if !ok {
-			key = f[0]
-		}
-		labels[key] = l
-	}
-	return head[1:], labels, sc.Err()
 }

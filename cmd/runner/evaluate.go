@@ -26,6 +26,8 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	budget := fs.Float64("budget", 0.2, "with -revisit: pages a night, as a share of the night's pages (≤ 1) or a number")
 	newShare := fs.Float64("new-share", revisit.DefaultNewShare, "with -revisit: the budget's share kept for new pages")
 	nights := fs.Int("nights", 0, "crawl N nights one after another per strategy, each strategy with a crawl state of its own (memory on); bfs and oracle once, as yardsticks")
+	labels := fs.String("labels", "", "people's assessments (TSV: page, then a label 0/1/2 per topic): judge every crawl by them, and the oracle fetches by them")
+	labelTopic := fs.String("label-topic", "", "with -labels: the assessments' topic column to judge by (default: the job's name)")
 	oracleCorpus := fs.String("oracle-corpus", "", "with -strategies oracle: the corpus archive (.tar.zst) the closed-world mirror serves, for the true relevance of every page")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -40,10 +42,10 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	for _, s := range strings.Split(*strategies, ",") {
 		if s = strings.TrimSpace(s); s != "" {
 			if _, err := page.ParseStrategy(s); err != nil && s != evaluate.Oracle {
-				return usageError{"-strategies: " + err.Error() + " (or oracle, with -oracle-corpus)"}
+				return usageError{"-strategies: " + err.Error() + " (or oracle, with -labels or -oracle-corpus)"}
 			}
-			if s == evaluate.Oracle && *oracleCorpus == "" {
-				return usageError{"-strategies oracle needs -oracle-corpus: the corpus archive the closed-world mirror serves"}
+			if s == evaluate.Oracle && *oracleCorpus == "" && *labels == "" {
+				return usageError{"-strategies oracle needs -labels (people's labels) or -oracle-corpus (the corpus archive the closed-world mirror serves)"}
 			}
 			names = append(names, s)
 		}
@@ -74,6 +76,16 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Invalid, Err: fmt.Errorf("-oracle-corpus: %w", err)}
 		}
 	}
+	truth := evaluate.Truth{Oracle: oracle}
+	if *labels != "" {
+		topic := *labelTopic
+		if topic == "" {
+			topic = job.Name
+		}
+		if truth.Labels, err = evaluate.ReadLabels(*labels, topic); err != nil {
+			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Invalid, Err: fmt.Errorf("-labels: %w", err)}
+		}
+	}
 	if *nights < 0 {
 		return usageError{fmt.Sprintf("-nights %d: want a number of nights", *nights)}
 	}
@@ -84,17 +96,23 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
 		}
 		defer os.RemoveAll(stateDir)
-		rep, err = evaluate.EvaluateNights(ctx, r, job, names, *admission, *nights, oracle, stateDir, r.Log)
+		rep, err = evaluate.EvaluateNights(ctx, r, job, names, *admission, *nights, truth, stateDir, r.Log)
 		if err == nil {
 			err = rep.PrintNights(stdout)
+		}
+		if err == nil {
+			err = rep.PrintPeople(stdout)
 		}
 		if err != nil {
 			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
 		}
 	} else {
-		rep, err = evaluate.Evaluate(ctx, r, job, names, *admission, oracle, r.Log)
+		rep, err = evaluate.Evaluate(ctx, r, job, names, *admission, truth, r.Log)
 		if err == nil {
 			err = rep.Print(stdout)
+		}
+		if err == nil {
+			err = rep.PrintPeople(stdout)
 		}
 		if err != nil {
 			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}

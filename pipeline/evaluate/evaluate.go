@@ -35,30 +35,44 @@ type Report struct {
 	// Nights is the nights per strategy of an evaluation of nights
 	// (EvaluateNights; 0 for one crawl per strategy).
 	Nights int
+	// Labelled says the crawls were judged by people's labels: People
+	// holds each harvest's judgment, Churn each night's change of
+	// vertices from the night before (zero on a first night), both in
+	// the order of Harvests.
+	Labelled bool
+	People   []Judged
+	Churn    []Churn
+}
+
+// add appends a crawl's harvest and what people's labels say of it.
+func (r *Report) add(h publish.Harvest, j Judged, c Churn) {
+	r.Harvests = append(r.Harvests, h)
+	r.People = append(r.People, j)
+	r.Churn = append(r.Churn, c)
 }
 
 // Evaluate crawls job once per strategy (names as in jobs.yaml, or Oracle
 // with oracle, the true relevance of each page: LoadOracle) with the given
 // admission ("" keeps the job's). Crawls keep no state: each starts
 // afresh, so no strategy profits from another's fetches.
-func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strategies []string, admission string, oracle map[string]float64, log *slog.Logger) (*Report, error) {
-	rep, err := newReport(job, strategies, admission, oracle)
+func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strategies []string, admission string, truth Truth, log *slog.Logger) (*Report, error) {
+	rep, err := newReport(job, strategies, admission, truth)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range strategies {
 		j := job
 		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, rep.Admission, true
-		var truth map[string]float64
+		var oracle map[string]float64
 		if s == Oracle {
-			j.Strategy, truth = "similarity", oracle
+			j.Strategy, oracle = "similarity", truth.oracle()
 		}
-		h, top, err := crawlOnce(ctx, r, j, truth, nil, log.With("strategy", s))
+		h, top, res, err := crawlOnce(ctx, r, j, oracle, nil, log.With("strategy", s))
 		if err != nil {
 			return nil, err
 		}
 		h.Strategy = s
-		rep.Harvests = append(rep.Harvests, h)
+		rep.add(h, judge(res, truth.Labels), Churn{})
 		rep.Top[s] = top
 	}
 	for i := range rep.Harvests {
@@ -73,7 +87,7 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 
 // newReport checks an evaluation's strategies and admission ("" keeps
 // the job's) and starts its report.
-func newReport(job pipeline.Job, strategies []string, admission string, oracle map[string]float64) (*Report, error) {
+func newReport(job pipeline.Job, strategies []string, admission string, truth Truth) (*Report, error) {
 	if admission == "" {
 		admission = job.Admission
 	}
@@ -81,8 +95,8 @@ func newReport(job pipeline.Job, strategies []string, admission string, oracle m
 		return nil, err
 	}
 	for _, s := range strategies {
-		if s == Oracle && oracle == nil {
-			return nil, fmt.Errorf("the oracle needs the true relevance of the pages: give the corpus the mirror serves")
+		if s == Oracle && truth.oracle() == nil {
+			return nil, fmt.Errorf("the oracle needs the true relevance of the pages: give people's labels (-labels) or the corpus the mirror serves")
 		}
 		if _, err := page.ParseStrategy(s); err != nil && s != Oracle {
 			return nil, err
@@ -92,26 +106,26 @@ func newReport(job pipeline.Job, strategies []string, admission string, oracle m
 		return nil, fmt.Errorf("job %q has no topics or topic_pages: there is nothing to judge relevance by", job.Name)
 	}
 	return &Report{Job: job.Name, RunID: time.Now().UTC().Format("20060102T150405Z"), Admission: admission,
-		MaxPages: job.MaxPages, Threshold: job.RelevanceThreshold, Top: map[string][]string{}}, nil
+		MaxPages: job.MaxPages, Threshold: job.RelevanceThreshold, Top: map[string][]string{}, Labelled: truth.Labels != nil}, nil
 }
 
 // crawlOnce crawls with one strategy (with state, if not nil: a night of
 // a job's nights) and measures the crawl.
-func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle map[string]float64, state crawl.State, log *slog.Logger) (publish.Harvest, []string, error) {
+func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle map[string]float64, state crawl.State, log *slog.Logger) (publish.Harvest, []string, *crawl.Result, error) {
 	cfg, err := r.CrawlConfig(job, log)
 	if err != nil {
-		return publish.Harvest{}, nil, err
+		return publish.Harvest{}, nil, nil, err
 	}
 	cfg.Oracle, cfg.State = oracle, state
 	start := time.Now()
 	res, err := crawl.Crawl(ctx, cfg)
 	if err != nil {
-		return publish.Harvest{}, nil, err
+		return publish.Harvest{}, nil, nil, err
 	}
 	if !res.Complete {
 		log.Warn("crawl incomplete", "problems", res.Problems)
 		if ctx.Err() != nil {
-			return publish.Harvest{}, nil, ctx.Err()
+			return publish.Harvest{}, nil, nil, ctx.Err()
 		}
 	}
 	h := measure(res)
@@ -119,7 +133,7 @@ func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle
 	h.Seconds = time.Since(start).Seconds()
 	g, err := pipeline.BuildGraph(res)
 	if err != nil {
-		return publish.Harvest{}, nil, err
+		return publish.Harvest{}, nil, nil, err
 	}
 	ranks := rank.PageRank(g, job.Beta, job.Epsilons[:1])
 	var top []string
@@ -128,7 +142,7 @@ func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle
 	}
 	log.Info("strategy crawled", "pages", h.Pages, "fetched", h.Fetched, "relevant", h.Relevant,
 		"harvest", h.Rate(), "not_found", h.NotFound, "seconds", h.Seconds)
-	return h, top, nil
+	return h, top, res, nil
 }
 
 // measure counts a crawl's outcomes and its harvest curve, pages taken in

@@ -59,7 +59,7 @@ func TestEvaluateFocusOnClosedMirror(t *testing.T) {
 	r.BaseURL = base
 	var learnedSum, similaritySum float64
 	for _, job := range cfg.Jobs {
-		rep, err := Evaluate(context.Background(), r, job, []string{"bfs", "weighted", "similarity", "learned"}, "best-first", nil, log)
+		rep, err := Evaluate(context.Background(), r, job, []string{"bfs", "weighted", "similarity", "learned"}, "best-first", Truth{}, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,11 +24,11 @@ import (
 // the harvest of a plain crawl and the ceiling of a crawl that scores
 // single links.
 func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strategies []string, admission string, nights int,
-	oracle map[string]float64, stateDir string, log *slog.Logger) (*Report, error) {
+	truth Truth, stateDir string, log *slog.Logger) (*Report, error) {
 	if nights < 1 {
 		return nil, fmt.Errorf("-nights %d: want at least 1", nights)
 	}
-	rep, err := newReport(job, strategies, admission, oracle)
+	rep, err := newReport(job, strategies, admission, truth)
 	if err != nil {
 		return nil, err
 	}
@@ -36,13 +36,14 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 	for _, s := range strategies {
 		j := job
 		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, rep.Admission, true
-		var truth map[string]float64
+		var oracle map[string]float64
+		var prev []string
 		n := nights
 		if s == Oracle || s == "bfs" {
 			n = 1
 		}
 		if s == Oracle {
-			j.Strategy, truth = "similarity", oracle
+			j.Strategy, oracle = "similarity", truth.oracle()
 		}
 		path := filepath.Join(stateDir, s+".sqlite")
 		for night := 1; night <= n; night++ {
@@ -50,7 +51,7 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 			if err != nil {
 				return nil, err
 			}
-			h, _, err := crawlOnce(ctx, r, j, truth, st, log.With("strategy", s, "night", night))
+			h, _, res, err := crawlOnce(ctx, r, j, oracle, st, log.With("strategy", s, "night", night))
 			if ferr := st.Finish(pipeline.StatusComplete); err == nil {
 				err = ferr
 			}
@@ -58,7 +59,13 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 				return nil, err
 			}
 			h.Strategy, h.Night = s, night
-			rep.Harvests = append(rep.Harvests, h)
+			cur := vertexKeys(res)
+			c := Churn{}
+			if prev != nil {
+				c = churn(prev, cur)
+			}
+			rep.add(h, judge(res, truth.Labels), c)
+			prev = cur
 		}
 	}
 	return rep, rep.crawled()

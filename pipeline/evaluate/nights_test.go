@@ -34,7 +34,7 @@ func TestEvaluateNights(t *testing.T) {
 	job := pipeline.Job{Name: "sports", Seeds: []string{"/wiki/Seattle"}, Topics: []string{"sports", "team", "league"},
 		MaxPages: 60, Admission: "best-first", LinkScope: "prose", RelevanceThreshold: 0.1, Weighted: true,
 		UserAgent: "topicrank-test/0.1 (ops@example.org)", Epsilons: []float64{0.01}, Beta: 0.85, MaxRPS: 1000, Concurrency: 4}
-	rep, err := EvaluateNights(context.Background(), r, job, []string{"bfs", "learned"}, "", 3, nil, t.TempDir(), slog.New(slog.DiscardHandler))
+	rep, err := EvaluateNights(context.Background(), r, job, []string{"bfs", "learned"}, "", 3, Truth{}, t.TempDir(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestEvaluateNothingCrawled(t *testing.T) {
 	job := pipeline.Job{Name: "demo", Seeds: []string{"/wiki/Seattle"}, Topics: []string{"seattle"}, MaxPages: 10,
 		Admission: "best-first", LinkScope: "prose", RelevanceThreshold: 0.1, Weighted: true,
 		UserAgent: "topicrank-test/0.1 (ops@example.org)", Epsilons: []float64{0.01}, Beta: 0.85, MaxRPS: 1000, Concurrency: 2}
-	if _, err := Evaluate(context.Background(), r, job, []string{"bfs", "similarity"}, "", nil, slog.New(slog.DiscardHandler)); err == nil ||
+	if _, err := Evaluate(context.Background(), r, job, []string{"bfs", "similarity"}, "", Truth{}, slog.New(slog.DiscardHandler)); err == nil ||
 		!strings.Contains(err.Error(), "no crawl fetched a page") {
 		t.Errorf("Evaluate with nothing reachable: %v", err)
 	}
@@ -133,7 +133,7 @@ func TestNightsHeldOutOnClosedMirror(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := EvaluateNights(context.Background(), r, job, []string{"bfs", "learned", Oracle}, "", 4, truth, t.TempDir(), log)
+		rep, err := EvaluateNights(context.Background(), r, job, []string{"bfs", "learned", Oracle}, "", 4, Truth{Oracle: truth}, t.TempDir(), log)
 		if err != nil {
 			t.Fatal(err)
 		}

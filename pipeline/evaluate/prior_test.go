@@ -38,7 +38,7 @@ func TestPriorFirstNights(t *testing.T) {
 	without.LinkPrior = nil
 	with.BaseURL, without.BaseURL = base, base
 	first := func(r *pipeline.Runner, job pipeline.Job, s string) float64 {
-		rep, err := Evaluate(context.Background(), r, job, []string{s}, "", nil, log)
+		rep, err := Evaluate(context.Background(), r, job, []string{s}, "", Truth{}, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -88,7 +88,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 		c.fb = learn.NewFeedback(cfg.Topics, cfg.FeedbackTerms, cfg.FeedbackWeight)
 	}
 	if cfg.State != nil && c.res.Judged {
-		mem, err := newMemory(cfg, cfg.State, c.digest)
+		mem, err := newMemory(cfg, cfg.State, c.digest, c.seedKeys())
 		if err != nil {
 			return nil, fmt.Errorf("crawl state: reading what earlier nights learned: %w", err)
 		}
@@ -140,6 +140,9 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if err := c.keepModel(); err != nil {
 		c.cfg.Log.Warn("the link model not kept for the next night", "err", err)
+	}
+	if err := c.keepVertices(); err != nil {
+		c.cfg.Log.Warn("the night's vertices not kept for the next night", "err", err)
 	}
 	return c.res, nil
 }
@@ -255,6 +258,17 @@ func (c *crawler) seed() {
 			}
 		}
 	}
+}
+
+// seedKeys returns the keys of the seeds that are article paths.
+func (c *crawler) seedKeys() []string {
+	var keys []string
+	for _, s := range c.cfg.Seeds {
+		if key, ok := page.ArticleKey(s, c.hosts); ok {
+			keys = append(keys, key)
+		}
+	}
+	return keys
 }
 
 // seedWeight is 1, the highest weight, unless the strategy gives every

@@ -1,5 +1,7 @@
 package crawl
 
+import "cmp"
+
 // Memory: what a job's earlier nights learned about its topic, used by
 // best-first admission (DESIGN.md, "Memory"). A known page is one the
 // crawl state holds a stored copy of, made under the same topic and
@@ -22,10 +24,28 @@ type LinkModel interface {
 	SaveLinkModel(digest string, model []byte) error
 }
 
+// Vertices is the optional part of a State that keeps the vertices of
+// the last complete night, by topic digest: the graph the next night
+// holds still (plan.go).
+type Vertices interface {
+	// SaveVertices keeps a complete night's vertices, each with whether
+	// the night admitted it by exploring (true) or from its plan.
+	SaveVertices(digest string, vertices map[string]bool) error
+}
+
 // Known is a page an earlier night judged.
 type Known struct {
 	Relevance float64  `json:"r"`
 	Relevant  []string `json:"l,omitempty"` // its links to known relevant pages
+	// Vertex says it was a vertex of the last complete night; Explored,
+	// that the night admitted it by exploring.
+	Vertex   bool `json:"v,omitempty"`
+	Explored bool `json:"x,omitempty"`
+	// Gone says its last answer was 404 or 410: a plan never keeps it.
+	Gone bool `json:"g,omitempty"`
+	// Out are, for a vertex, its links to the night's other vertices
+	// and to known relevant pages: the paths the next night can keep.
+	Out []string `json:"o,omitempty"`
 }
 
 // Memory priorities sit above every strategy's weight (all in [0,1]): a
@@ -50,6 +70,7 @@ const (
 // memory is a crawl's use of its Memory.
 type memory struct {
 	known     map[string]Known
+	plan      *plan // nil: no last night to hold still (plan.go)
 	threshold float64
 	budget    int                // admissions memory may rank: (1 - new_share) of max_pages
 	queued    map[string]float64 // keys queued at a memory priority: the strategy's priority of each
@@ -57,7 +78,7 @@ type memory struct {
 }
 
 // newMemory returns the crawl's memory, or nil when it has none to use.
-func newMemory(cfg Config, st State, digest string) (*memory, error) {
+func newMemory(cfg Config, st State, digest string, seeds []string) (*memory, error) {
 	m, ok := st.(Memory)
 	if !ok || cfg.Admission != AdmitBestFirst || cfg.Oracle != nil {
 		return nil, nil
@@ -66,8 +87,12 @@ func newMemory(cfg Config, st State, digest string) (*memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &memory{known: known, threshold: cfg.RelevanceThreshold, queued: map[string]float64{},
-		budget: int(float64(cfg.MaxPages) * (1 - cfg.ExploreShare))}, nil
+	mem := &memory{known: known, threshold: cfg.RelevanceThreshold, queued: map[string]float64{},
+		budget: int(float64(cfg.MaxPages) * (1 - cfg.ExploreShare))}
+	if mem.plan = makePlan(known, seeds, cfg.MaxPages, cfg.ExploreShare, cfg.RelevanceThreshold); mem.plan != nil {
+		mem.budget = len(mem.plan.keep)
+	}
+	return mem, nil
 }
 
 // priority returns the memory priority of a page not yet a vertex whose
@@ -77,11 +102,14 @@ func (m *memory) priority(key string, w float64, visited map[string]uint32) (p f
 	if m == nil {
 		return w, false
 	}
+	spent := m.admitted >= m.budget
+	if m.plan != nil {
+		return m.planned(key, w, spent)
+	}
 	k, known := m.known[key]
 	if !known {
 		return w, false
 	}
-	spent := m.admitted >= m.budget
 	if k.Relevance >= m.threshold {
 		if spent {
 			return w, false
@@ -101,6 +129,20 @@ func (m *memory) priority(key string, w float64, visited map[string]uint32) (p f
 		return w, false
 	}
 	return bridgeBoost + best/2, true
+}
+
+// planned is priority under a plan: a planned page at planBoost plus its
+// value while memory's share lasts, a known page judged not relevant and
+// left out of the plan at a fraction of its weight (exploring is better
+// spent on pages never judged), any other page at its weight.
+func (m *memory) planned(key string, w float64, spent bool) (float64, bool) {
+	if v, ok := m.plan.keep[key]; ok && !spent {
+		return planBoost + v/3, true
+	}
+	if k, ok := m.known[key]; ok && k.Relevance < m.threshold {
+		return w * knownIrrelevant, false
+	}
+	return w, false
 }
 
 // admittedFrom counts a vertex by where its priority came from, and once
@@ -155,6 +197,25 @@ func (c *crawler) warmStart() error {
 	}
 	c.warm = true
 	return nil
+}
+
+// keepVertices keeps a complete best-first night's vertices for the
+// next night's plan, each marked explored unless this night's plan had it.
+func (c *crawler) keepVertices() error {
+	vs, ok := c.cfg.State.(Vertices)
+	if !ok || c.mem == nil || !c.res.Complete {
+		return nil
+	}
+	v := make(map[string]bool, len(c.res.Pages))
+	for _, p := range c.res.Pages {
+		key := cmp.Or(p.Discovered, p.Key) // the title its links name, which the store keeps it under
+		planned := false
+		if c.mem.plan != nil {
+			_, planned = c.mem.plan.keep[key]
+		}
+		v[key] = !planned
+	}
+	return vs.SaveVertices(c.digest, v)
 }
 
 // keepModel keeps the learned model for the next night, after a

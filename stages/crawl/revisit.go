@@ -123,7 +123,7 @@ func (c *crawler) again() *crawler {
 		n.fb = learn.NewFeedback(c.cfg.Topics, c.cfg.FeedbackTerms, c.cfg.FeedbackWeight)
 	}
 	if c.mem != nil {
-		n.mem = &memory{known: c.mem.known, threshold: c.mem.threshold, budget: c.mem.budget, queued: map[string]float64{}}
+		n.mem = &memory{known: c.mem.known, plan: c.mem.plan, threshold: c.mem.threshold, budget: c.mem.budget, queued: map[string]float64{}}
 		n.res.AdmittedBy = map[string]int{}
 	}
 	return n

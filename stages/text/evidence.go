@@ -8,16 +8,16 @@ import (
 // The features of a page's Evidence, in the order of Evidence and of the
 // judge's weights.
 const (
-	FeatCosine      = iota // cosine of the article's terms to the topic vector (topic pages included)
-	FeatTitle              // the title holds a topic term (0 or 1)
-	FeatLeadStart          // log(1 + topic terms among the lead's first LeadWords terms)
-	FeatLeadDensity        // share of the lead's terms that are topic terms
-	FeatBodyDensity        // share of the article's terms that are topic terms, ×10
-	FeatCoverage           // share of the topic's terms the article holds
-	FeatCategories         // share of the visible categories naming a topic term
-	FeatFirst              // log(1 + topic terms among the lead's first FirstWords terms)
-	FeatCategoryHits       // log(1 + visible categories naming a topic term)
-	FeatDefinition         // log(1 + topic terms in what the first sentence says the subject is)
+	FeatCosine       = iota // cosine of the article's terms to the topic vector (topic pages included)
+	FeatTitle               // the title holds a topic term (0 or 1)
+	FeatLeadStart           // log(1 + topic terms among the lead's first LeadWords terms)
+	FeatLeadDensity         // share of the lead's terms that are topic terms
+	FeatBodyDensity         // share of the article's terms that are topic terms, ×10
+	FeatCoverage            // share of the topic's terms the article holds
+	FeatCategories          // share of the visible categories naming a topic term
+	FeatFirst               // log(1 + topic terms among the lead's first FirstWords terms)
+	FeatCategoryHits        // log(1 + visible categories naming a topic term)
+	FeatDefinition          // log(1 + topic terms in what the first sentence says the subject is)
 	NumFeatures
 )
 

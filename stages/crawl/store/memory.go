@@ -75,33 +75,103 @@ func pruneDigests(table string) string {
 		strconv.Itoa(KeepDigests) + `)`
 }
 
+// SaveVertices implements crawl.Vertices: the vertices of the complete
+// run under digest, each with whether it was admitted by exploring.
+func (s *Store) SaveVertices(digest string, vertices map[string]bool) error {
+	b, err := json.Marshal(vertices)
+	if err != nil {
+		return err
+	}
+	err = s.exec(`INSERT INTO vertices (digest, run_id, keys) VALUES (?, ?, ?)
+		ON CONFLICT (digest) DO UPDATE SET run_id = excluded.run_id, keys = excluded.keys`, digest, s.runID, string(b))
+	if err != nil {
+		return err
+	}
+	return s.exec(pruneDigests("vertices"))
+}
+
+// lastVertices reads the vertices SaveVertices kept under digest (nil:
+// none); s.mu is held.
+func (s *Store) lastVertices(digest string) (map[string]bool, error) {
+	var blob string
+	err := s.db.QueryRow(`SELECT keys FROM vertices WHERE digest = ?`, digest).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var v map[string]bool
+	if json.Unmarshal([]byte(blob), &v) != nil {
+		return nil, nil // unreadable: memory goes on without a last graph
+	}
+	return v, nil
+}
+
 // known reads the pages stored under digest; s.mu is held.
 func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known, error) {
 	known := map[string]crawl.Known{}
+	last, err := s.lastVertices(digest)
+	if err != nil {
+		return nil, err
+	}
 	links := map[string][]page.Link{}
-	err := s.eachStored(`digest = ?`, []any{digest}, func(r storedRow) error {
+	err = s.eachStored(`digest = ?`, []any{digest}, func(r storedRow) error {
 		var d page.Document
 		if r.sum != r.checksum() || json.Unmarshal([]byte(r.doc), &d) != nil {
 			s.bad++
 			return nil
 		}
-		known[r.key] = crawl.Known{Relevance: d.Relevance}
+		explored, vertex := last[r.key]
+		known[r.key] = crawl.Known{Relevance: d.Relevance, Vertex: vertex, Explored: explored}
 		links[r.key] = d.Links
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	if err := s.knownGone(known, last); err != nil {
+		return nil, err
+	}
 	for key, ls := range links {
 		k := known[key]
 		for _, l := range ls {
-			if t, ok := known[l.Key]; ok && t.Relevance >= threshold && l.Key != key && !slices.Contains(k.Relevant, l.Key) {
+			t, ok := known[l.Key]
+			if !ok || l.Key == key {
+				continue
+			}
+			if t.Relevance >= threshold && !slices.Contains(k.Relevant, l.Key) {
 				k.Relevant = append(k.Relevant, l.Key)
+			}
+			if k.Vertex && (t.Vertex || t.Relevance >= threshold) && !slices.Contains(k.Out, l.Key) {
+				k.Out = append(k.Out, l.Key)
 			}
 		}
 		known[key] = k
 	}
 	return known, nil
+}
+
+// knownGone adds to known the pages whose last answer was 404 or 410,
+// with nothing to say for them but that: so that a plan leaves them out
+// and exploring does not spend itself on them again.
+func (s *Store) knownGone(known map[string]crawl.Known, last map[string]bool) error {
+	rows, err := s.db.Query(`SELECT key FROM missing`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		if err := rows.Scan(&key); err != nil {
+			return err
+		}
+		if _, ok := known[key]; !ok {
+			_, vertex := last[key]
+			known[key] = crawl.Known{Gone: true, Vertex: vertex}
+		}
+	}
+	return rows.Err()
 }
 
 // LinkModel implements crawl.LinkModel: the link model the last complete

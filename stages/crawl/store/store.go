@@ -73,6 +73,11 @@ CREATE TABLE IF NOT EXISTS models (
 	run_id TEXT NOT NULL,      -- the complete run that ended with it
 	model  BLOB NOT NULL       -- the learned strategy's link model (learn.Learner.Model)
 );
+CREATE TABLE IF NOT EXISTS vertices (
+	digest TEXT PRIMARY KEY,   -- the topic and extraction settings
+	run_id TEXT NOT NULL,      -- the complete run whose vertices these are
+	keys   TEXT NOT NULL       -- JSON: key -> true if that run admitted it by exploring (memory.go)
+);
 CREATE TABLE IF NOT EXISTS missing (
 	key        TEXT PRIMARY KEY,  -- a page whose last answer was 404 or 410
 	status     INTEGER NOT NULL,

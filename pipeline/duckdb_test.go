@@ -219,7 +219,7 @@ func expectedAnswers(runs []runState) map[string][]string {
 		g := st.res
 		tally := crawl.CountPages(g.Pages)
 		want["runs"] = append(want["runs"], row("demo", st.id, "complete", int32(len(g.Pages)), int64(st.g.NumEdges()),
-			int32(tally.Fetched), int32(tally.Failed), int32(0), 0.0))
+			int32(tally.Fetched), int32(tally.Failed), int32(tally.Relevant), float64(tally.Relevant)/float64(tally.Judged())))
 	}
 	want["biggest_moves"] = moves(prev, cur)
 	topic := rank.TopicPageRank(cur.g, 0.85, []float64{0.005}, relevances(cur.res))[0]

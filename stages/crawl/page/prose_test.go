@@ -100,8 +100,11 @@ func TestStrategyWeights(t *testing.T) {
 
 	sim := Extractor{Scope: ScopeProse, Strategy: StrategySimilarity, Topic: topic}.Extract(page)
 	page5 := math.Sqrt(25 + 4 + 1 + 1 + 1 + 15) // coffe 5, bean 2, roast, espresso, drink, 15 more ones
-	if want := 1 / page5; math.Abs(sim.Relevance-want) > 1e-12 {
-		t.Errorf("relevance = %v, want %v", sim.Relevance, want)
+	if want := 1 / page5; math.Abs(sim.Evidence[text.FeatCosine]-want) > 1e-12 {
+		t.Errorf("cosine = %v, want %v", sim.Evidence[text.FeatCosine], want)
+	}
+	if want := text.Shipped.Relevance(sim.Evidence); sim.Relevance != want {
+		t.Errorf("relevance = %v, want the judge's %v", sim.Relevance, want)
 	}
 	// Word positions: coffee(0) coffee coffee beans roasting coffee(5)
 	// [espresso drink](6) and [coffee beans](8) far away words one(12) two

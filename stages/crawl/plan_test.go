@@ -1,0 +1,94 @@
+package crawl
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+// A hand-checked plan. The last night's graph, from seed S:
+//
+//	S -> A (relevant), B (irrelevant, links to C), D, E (irrelevant leaves), G (gone)
+//	B -> C (relevant)
+//	A -> R (relevant, known but not a vertex last night)
+//
+// With room for 5 pages (max 6, 1 explored): S as a seed, then by value
+// A, C and R (relevant: 2 + relevance), C brings its path B; the leaves
+// D and E (value: their relevance) are displaced. R enters as a known
+// relevant page better than the leaves.
+func TestPlanHandChecked(t *testing.T) {
+	known := map[string]Known{
+		"S": {Relevance: 0.1, Vertex: true, Out: []string{"A", "B", "D", "E", "G"}},
+		"A": {Relevance: 0.9, Vertex: true, Out: []string{"R"}},
+		"B": {Relevance: 0.05, Vertex: true, Out: []string{"C"}},
+		"C": {Relevance: 0.6, Vertex: true},
+		"D": {Relevance: 0.2, Vertex: true},
+		"E": {Relevance: 0.1, Vertex: true, Explored: true},
+		"R": {Relevance: 0.7},
+		"G": {Gone: true, Vertex: true},
+	}
+	// share 1/6 of 6 = 1 page at most; minExploreShare of 6 rounds to 0, so
+	// at least 1; the last exploration (E) found nothing: 1 page.
+	p := makePlan(known, []string{"S"}, 6, 1.0/6, 0.25)
+	if p == nil {
+		t.Fatal("no plan")
+	}
+	if p.explore != 1 {
+		t.Errorf("explore = %d, want 1", p.explore)
+	}
+	got := slices.Sorted(maps.Keys(p.keep))
+	if want := []string{"A", "B", "C", "R", "S"}; !slices.Equal(got, want) {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+	if v := p.keep["B"]; v != 1+1.0/5 { // a bridge to one relevant page
+		t.Errorf("B's value = %v, want 1.2", v)
+	}
+	if v := p.keep["A"]; v != 2.9 {
+		t.Errorf("A's value = %v, want 2.9", v)
+	}
+}
+
+// Without a last night's graph there is no plan; with a generous room
+// every reachable page stays, the gone page never.
+func TestPlanKeepsEverythingThatFits(t *testing.T) {
+	if p := makePlan(map[string]Known{"S": {Relevance: 1}}, []string{"S"}, 10, 0.1, 0.25); p != nil {
+		t.Errorf("a plan without a last night: %v", p.keep)
+	}
+	known := map[string]Known{
+		"S": {Vertex: true, Out: []string{"A", "G"}},
+		"A": {Vertex: true, Out: []string{"B"}},
+		"B": {Vertex: true},
+		"G": {Gone: true, Vertex: true},
+		"U": {Vertex: true}, // no longer reachable through the last graph
+	}
+	p := makePlan(known, []string{"S"}, 100, 0.1, 0.25)
+	got := slices.Sorted(maps.Keys(p.keep))
+	if want := []string{"A", "B", "S"}; !slices.Equal(got, want) {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+}
+
+// Exploring earns its share: the minimum when the last exploration found
+// nothing, more with its hit rate, never more than share nor than the
+// pages there are to displace beyond the minimum.
+func TestExploreShare(t *testing.T) {
+	low := map[string]float64{}
+	for i := range 100 {
+		low[string(rune('a'+i%26))+string(rune('a'+i/26))] = 0.1
+	}
+	cases := []struct {
+		value           map[string]float64
+		explored, found int
+		want            int
+	}{
+		{low, 10, 0, 5},    // 2% of 250
+		{low, 10, 5, 25},   // 5 + round(2 · 0.5 · 25) = 30, capped at 10% of 250
+		{low, 100, 10, 10}, // 5 + round(2 · 0.1 · 25)
+		{map[string]float64{"a": 2.5, "b": 0.1}, 10, 10, 6}, // one page to displace beyond the 5
+	}
+	for _, c := range cases {
+		if got := explore(c.value, 250, 0.1, c.explored, c.found); got != c.want {
+			t.Errorf("explore(%d displaceable, %d of %d found) = %d, want %d", len(c.value), c.found, c.explored, got, c.want)
+		}
+	}
+}

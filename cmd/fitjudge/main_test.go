@@ -17,6 +17,9 @@ func TestFitReproducesShipped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads the 2,695-page corpus under six topics")
 	}
+	if raceBuild {
+		t.Skip("a computation, not concurrency: .ci/run runs it without the race detector")
+	}
 	shared := wikitest.Shared(t)
 	out := filepath.Join(t.TempDir(), "judge.json")
 	var report bytes.Buffer

@@ -65,6 +65,9 @@ type Counts struct {
 	Judged      int      `json:"judged"`
 	HarvestRate *float64 `json:"harvest_rate,omitempty"`
 	Changed     int      `json:"changed"`   // pages whose content changed since the last run
+	// Churn compares the vertices with the previous complete run's
+	// (absent without one).
+	Churn *publish.Churn `json:"churn,omitempty"`
 	NotFound    int      `json:"not_found"` // failed pages that answered 404 or 410
 	// StructureChanged pages have other elements than when last stored.
 	StructureChanged int `json:"structure_changed"`
@@ -132,6 +135,18 @@ func countPages(res *crawl.Result, prev *publish.Previous) Counts {
 		c.RequestsByStatus[strconv.Itoa(status)] += n
 	}
 	c.BytesDownloaded = int64(res.Downloaded)
+	if prev != nil {
+		keys := make([]string, len(res.Pages))
+		for i, p := range res.Pages {
+			keys[i] = p.Key
+		}
+		was := make(map[string]bool, len(prev.InDegree))
+		for k := range prev.InDegree {
+			was[k] = true
+		}
+		ch := publish.CompareVertices(was, keys)
+		c.Churn = &ch
+	}
 	for _, p := range res.Pages {
 		if p.State == crawl.Failed && (p.Status == http.StatusNotFound || p.Status == http.StatusGone) {
 			c.NotFound++

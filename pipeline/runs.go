@@ -68,7 +68,7 @@ func runRow(m *Manifest) publish.RunRow {
 		Carried: c.Carried, NotFetched: c.NotFetched, Judged: c.Judged, Requests: c.Requests,
 		BytesDownloaded: c.BytesDownloaded,
 		HarvestRate:     c.HarvestRate, PreviousRunID: m.PreviousRunID, ResumedFrom: m.ResumedFrom,
-		ConfigDigest: m.ConfigDigest, Robots: m.Robots, Version: m.Version,
+		ConfigDigest: m.ConfigDigest, Robots: m.Robots, Version: m.Version, Churn: c.Churn,
 	}
 }
 

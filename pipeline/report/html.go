@@ -68,10 +68,10 @@ strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} ad
 
 {{if gt (len .Nights) 1}}
 <h2>Harvest night by night</h2>
-<table id="nights"><tr><th>run</th><th class="n">relevant</th><th class="n">judged</th><th class="n">harvest</th><th class="n">ranked by memory</th><th class="n">by the model</th><th class="n">explored</th></tr>
-{{range .Nights}}<tr><td>{{date .RunID}}</td><td class="n">{{.Relevant}}</td><td class="n">{{.Judged}}</td><td class="n">{{pct .Harvest}}%</td>{{if .HasAdmissions}}<td class="n">{{.Memory}}</td><td class="n">{{.Model}}</td><td class="n">{{.Exploration}}</td>{{else}}<td class="n">–</td><td class="n">–</td><td class="n">–</td>{{end}}</tr>
+<table id="nights"><tr><th>run</th><th class="n">relevant</th><th class="n">judged</th><th class="n">harvest</th><th class="n">kept</th><th class="n">entered</th><th class="n">left</th><th class="n">Jaccard</th><th class="n">ranked by memory</th><th class="n">by the model</th><th class="n">explored</th></tr>
+{{range .Nights}}<tr><td>{{date .RunID}}</td><td class="n">{{.Relevant}}</td><td class="n">{{.Judged}}</td><td class="n">{{pct .Harvest}}%</td>{{with .Churn}}<td class="n">{{.Kept}}</td><td class="n">{{.Entered}}</td><td class="n">{{.Left}}</td><td class="n">{{printf "%.2f" .Jaccard}}</td>{{else}}<td class="n">–</td><td class="n">–</td><td class="n">–</td><td class="n">–</td>{{end}}{{if .HasAdmissions}}<td class="n">{{.Memory}}</td><td class="n">{{.Model}}</td><td class="n">{{.Exploration}}</td>{{else}}<td class="n">–</td><td class="n">–</td><td class="n">–</td>{{end}}</tr>
 {{end}}</table>
-<p class="note">With best-first admission each night starts from what the earlier ones learned: pages judged relevant before are ranked first by their known relevance ("memory"), a share of the night (new_share) is kept for pages never fetched ("explored").</p>
+<p class="note">Kept, entered, left: the vertices this run shares with the run before, and those only in this one or only in that one; Jaccard = kept / (kept + entered + left). With best-first admission a night holds the last night's graph still ("memory"): it keeps its vertices except pages displaced by known better ones and a share explored for pages never fetched ("explored"), larger while exploring finds relevant pages.</p>
 {{end}}
 
 <h2>Fetch outcomes</h2>

@@ -106,6 +106,7 @@ type Night struct {
 	Harvest                    float64
 	Memory, Model, Exploration int
 	HasAdmissions              bool
+	Churn                      *publish.Churn // vertices kept, entered, left since the run before
 }
 
 // CategoryRank is a category and the PageRank its pages hold.
@@ -216,7 +217,7 @@ func nights(root, job string, runs []string, m *pipeline.Manifest) []Night {
 		c := rm.Counts
 		out = append(out, Night{RunID: id, Relevant: c.Relevant, Judged: c.Judged, Harvest: *c.HarvestRate,
 			Memory: rm.AdmittedBy[crawl.FromMemory], Model: rm.AdmittedBy[crawl.FromModel],
-			Exploration: rm.AdmittedBy[crawl.FromExploration], HasAdmissions: rm.AdmittedBy != nil})
+			Exploration: rm.AdmittedBy[crawl.FromExploration], HasAdmissions: rm.AdmittedBy != nil, Churn: c.Churn})
 	}
 	return out
 }

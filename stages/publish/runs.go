@@ -19,6 +19,35 @@ type RunRow struct {
 	BytesDownloaded                                           int64
 	HarvestRate                                               *float64
 	PreviousRunID, ResumedFrom, ConfigDigest, Robots, Version string
+	// Churn compares the run's vertices with the previous complete
+	// run's; nil without one.
+	Churn *Churn
+}
+
+// Churn is how a run's vertex set differs from the previous run's: pages
+// kept, entered and left, and the Jaccard of the two sets.
+type Churn struct {
+	Kept    int     `json:"kept"`
+	Entered int     `json:"entered"`
+	Left    int     `json:"left"`
+	Jaccard float64 `json:"jaccard"`
+}
+
+// CompareVertices returns the churn from the vertex set prev to cur.
+func CompareVertices(prev map[string]bool, cur []string) Churn {
+	var c Churn
+	for _, k := range cur {
+		if prev[k] {
+			c.Kept++
+		} else {
+			c.Entered++
+		}
+	}
+	c.Left = len(prev) - c.Kept
+	if u := c.Kept + c.Entered + c.Left; u > 0 {
+		c.Jaccard = float64(c.Kept) / float64(u)
+	}
+	return c
 }
 
 // WriteRuns replaces path (a job's runs.parquet) with one row per run: the
@@ -65,6 +94,10 @@ func runsTable(rows []RunRow) tableSpec {
 		field("judged", tInt32, false),
 		field("requests", tInt64, false),
 		field("bytes_downloaded", tInt64, false),
+		field("kept", tInt32, true),
+		field("entered", tInt32, true),
+		field("left", tInt32, true),
+		field("jaccard", tFloat64, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for _, r := range rows {
@@ -96,6 +129,17 @@ func runsTable(rows []RunRow) tableSpec {
 			}
 			t.i64(28).Append(int64(r.Requests))
 			t.i64(29).Append(r.BytesDownloaded)
+			if c := r.Churn; c != nil {
+				t.i32(30).Append(int32(c.Kept))
+				t.i32(31).Append(int32(c.Entered))
+				t.i32(32).Append(int32(c.Left))
+				t.f64(33).Append(c.Jaccard)
+			} else {
+				for i := range 3 {
+					t.i32(30 + i).AppendNull()
+				}
+				t.f64(33).AppendNull()
+			}
 			t.endRow()
 		}
 	}}

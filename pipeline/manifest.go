@@ -64,11 +64,11 @@ type Counts struct {
 	// (absent without a topic).
 	Judged      int      `json:"judged"`
 	HarvestRate *float64 `json:"harvest_rate,omitempty"`
-	Changed     int      `json:"changed"`   // pages whose content changed since the last run
+	Changed     int      `json:"changed"` // pages whose content changed since the last run
 	// Churn compares the vertices with the previous complete run's
 	// (absent without one).
-	Churn *publish.Churn `json:"churn,omitempty"`
-	NotFound    int      `json:"not_found"` // failed pages that answered 404 or 410
+	Churn    *publish.Churn `json:"churn,omitempty"`
+	NotFound int            `json:"not_found"` // failed pages that answered 404 or 410
 	// StructureChanged pages have other elements than when last stored.
 	StructureChanged int `json:"structure_changed"`
 	// Requests counts every request sent (robots.txt, retries, redirects,

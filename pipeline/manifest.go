@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/graph"
 	"github.com/topicrank/topicrank/stages/publish"
 	"github.com/topicrank/topicrank/stages/rank"
@@ -158,7 +159,7 @@ func countPages(res *crawl.Result, prev *publish.Previous) Counts {
 		if prev == nil {
 			continue
 		}
-		if h, ok := prev.Hashes[p.Key]; ok && p.ContentHash != "" && h != p.ContentHash {
+		if changed, _ := page.ContentChanged(prev.Hashes[p.Key], p.ContentHash); changed {
 			c.Changed++
 		}
 	}

@@ -3,8 +3,6 @@ package crawl
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"net/http"
@@ -180,8 +178,7 @@ func (c *crawler) request(ctx context.Context, key string, old Stored, have bool
 		f.saveErr = c.cfg.State.Touch(key, f.lastModified)
 	default:
 		f.doc = c.extract.Extract(resp.Body)
-		sum := sha256.Sum256(resp.Body)
-		f.hash = hex.EncodeToString(sum[:])
+		f.hash = page.ContentHashPrefix + f.doc.Content
 		f.structureChanged = have && f.doc.Structure != old.Doc.Structure
 		if c.cfg.State != nil {
 			f.saveErr = c.cfg.State.Save(key, c.digest,

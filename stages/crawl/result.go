@@ -32,7 +32,7 @@ type Page struct {
 	Duration    time.Duration
 	FetchedAt   time.Time
 	Title       string
-	ContentHash string // sha256 of the body, hex
+	ContentHash string // page.ContentHashPrefix + the digest of what was read (page.Document.Content)
 	Links       int    // distinct article links on the page
 	// Relevance is the article's similarity to the topic, in [0,1];
 	// Relevant says it reached the threshold.

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"slices"
 
+	crawlpage "github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/rank"
 )
 
@@ -23,8 +24,8 @@ func appendChanged(b *parquet.Col[bool], prev *Previous, page, hash string) {
 		b.AppendNull()
 		return
 	}
-	if old, ok := prev.Hashes[page]; ok {
-		b.Append(old != hash)
+	if changed, known := crawlpage.ContentChanged(prev.Hashes[page], hash); known {
+		b.Append(changed)
 		return
 	}
 	b.AppendNull()

@@ -1,6 +1,10 @@
 package page
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
 	"github.com/topicrank/topicrank/stages/text"
 )
 
@@ -26,12 +30,13 @@ func (e Extractor) Extract(body []byte) Document {
 	x, art := e.read(body)
 	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure, Identity: ReadIdentity(body)}
 	var page text.Vector
+	var prose string
 	if art != nil {
-		body := art.Text()
+		prose = art.Text()
 		if e.KeepText {
-			doc.Text = body
+			doc.Text = prose
 		}
-		page = text.Terms(body)
+		page = text.Terms(prose)
 		if !e.Topic.Empty() {
 			doc.Evidence = e.Topic.Evidence(text.Page{Title: doc.Title, Article: art, Categories: visible(doc.Categories)})
 			doc.Relevance = text.Shipped.Relevance(doc.Evidence)
@@ -41,6 +46,7 @@ func (e Extractor) Extract(body []byte) Document {
 		}
 	}
 	doc.Links, doc.Features, doc.Sections = e.weigh(x, page, doc.Relevance)
+	doc.Content = contentDigest(doc, prose)
 	return doc
 }
 
@@ -60,12 +66,7 @@ func (e Extractor) read(body []byte) (*extractor, *text.Article) {
 	x := &extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
 	x.keepWords = e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned || e.Feedback
 	x.noLinks = e.Scope == ScopeProse // the prose scope takes its links from the article
-	var art *text.Article
-	if e.Scope == ScopeProse || !e.Topic.Empty() || e.Strategy == StrategyWordRank || e.KeepText {
-		art = parseArticle(body, x)
-	} else {
-		x.run(body)
-	}
+	art := parseArticle(body, x)      // its text is the content a change is measured on
 	x.noLinks = false
 	if e.Scope == ScopeProse {
 		x.runArticle(art)
@@ -93,6 +94,40 @@ func (x *extractor) runArticle(a *text.Article) {
 		x.inAnchor, x.anchor, x.anchorKey = true, append(x.anchor[:0], p.Text...), key
 		x.closeAnchor()
 	}
+}
+
+// contentDigest identifies what the pipeline reads of a page: its title,
+// article text, links in scope and categories (sha256, hex). Wikipedia's
+// pages carry a request id, timings and parser-cache stamps that differ
+// on every view: a change is a change of this, never of the bytes.
+func contentDigest(doc Document, text string) string {
+	h := sha256.New()
+	field := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
+	field(doc.Title)
+	field(text)
+	for _, l := range doc.Links {
+		field(l.Key)
+	}
+	for _, c := range doc.Categories {
+		field(c.Name)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ContentHashPrefix marks a content hash made from contentDigest
+// (crawl.Page.ContentHash), as opposed to the sha256 of the bytes that
+// versions before it stored and published.
+const ContentHashPrefix = "a1:"
+
+// ContentChanged reports whether two content hashes differ, and whether
+// they can be compared at all: both made the same way. A stored or
+// published hash of the bytes against one of the content is not a
+// change, so the first run after an upgrade reports none.
+func ContentChanged(old, new string) (changed, known bool) {
+	if old == "" || new == "" || strings.HasPrefix(old, ContentHashPrefix) != strings.HasPrefix(new, ContentHashPrefix) {
+		return false, false
+	}
+	return old != new, true
 }
 
 // visible returns the names of the categories a reader sees: hidden

@@ -62,6 +62,9 @@ type Document struct {
 	// Relevance is the judged relevance of the article to the crawl's
 	// topic (text.Judge), in (0,1); 0 without a topic.
 	Relevance float64 `json:",omitempty"`
+	// Content is the digest of what the pipeline reads of the page (title,
+	// article text, links, categories): contentDigest.
+	Content string `json:",omitempty"`
 	// Evidence is what the relevance was judged from; zero without a topic.
 	Evidence text.Evidence `json:",omitempty"`
 	// Structure hashes the sequence of element names: it changes when

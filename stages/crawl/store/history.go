@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/revisit"
 )
 
@@ -40,6 +41,9 @@ func (s *Store) observe(key, hash, structure string, revision int64, relevance f
 	default:
 		if math.IsNaN(relevance) {
 			relevance = h.Relevance
+		}
+		if _, known := page.ContentChanged(oldHash, hash); !known && hash != "" {
+			oldHash = hash // a hash of the bytes, stored before: no change can be told
 		}
 		changed := revisit.Changed(oldHash, hash, oldRevision, revision)
 		if changed && revision != 0 && oldRevision != 0 && h.LastVisit < s.tick {

@@ -72,7 +72,8 @@ ON CONFLICT (key) DO UPDATE SET
 	etag = excluded.etag, last_modified = excluded.last_modified, bytes = excluded.bytes, doc = excluded.doc,
 	history = excluded.history, checksum = excluded.checksum, revision = excluded.revision,
 	fetches = fetches + 1,
-	content_changes = content_changes + (content_hash != excluded.content_hash),
+	content_changes = content_changes + (content_hash != excluded.content_hash
+		AND (content_hash LIKE 'a1:%') = (excluded.content_hash LIKE 'a1:%')), -- page.ContentChanged
 	structure_changes = structure_changes + (structure != excluded.structure),
 	content_hash = excluded.content_hash, structure = excluded.structure`
 

@@ -49,6 +49,7 @@ func sameExtraction(t *testing.T, name string, body []byte, topics Topics) {
 	for _, scope := range []Scope{ScopeBody, ScopeLegacy} {
 		got := Extract(body, []string{"en.wikipedia.org"}, scope, topics)
 		want := extractWithTokenizer(body, []string{"en.wikipedia.org"}, scope, topics)
+		got.Content = "" // the article's digest: the reference reads links only
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s (scope %d): scanner and tokenizer differ: canonical %q/%q title %q/%q, %d/%d links",
 				name, scope, got.Canonical, want.Canonical, got.Title, want.Title, len(got.Links), len(want.Links))

@@ -290,10 +290,18 @@ func moves(prev, cur runState) []string {
 	for v, n := range prev.g.Names() {
 		prevID[n] = v
 	}
+	failed := map[string]bool{} // in either run: never a mover
+	for _, st := range []runState{prev, cur} {
+		for _, p := range st.res.Pages {
+			if p.State == crawl.Failed {
+				failed[p.Key] = true
+			}
+		}
+	}
 	var ms []move
 	for v, n := range cur.g.Names() {
 		p, ok := prevID[n]
-		if !ok {
+		if !ok || failed[n] {
 			continue
 		}
 		d := cr.Ranks[v] - pr.Ranks[p]

@@ -191,7 +191,7 @@ func Read(root, job, runID string) (*Data, error) {
 		if err != nil {
 			return nil, fmt.Errorf("previous run %s: %w", d.PreviousRun, err)
 		}
-		d.Movers = movers(prev.Ranks[eps], cur.Ranks[eps])
+		d.Movers = movers(prev, cur, eps)
 	}
 	recent := append(earlier[max(0, len(earlier)-HistoryRuns+1):], runID)
 	d.Nights = nights(root, job, recent, m)
@@ -246,11 +246,16 @@ func byPosition(ranks map[string]publish.Ranked, n int) []string {
 }
 
 // movers are the pages whose position changed, by how much their rank
-// moved (a rank that changed in place is no move to a reader).
-func movers(prev, cur map[string]publish.Ranked) []Mover {
+// moved (a rank that changed in place is no move to a reader), among the
+// pages that are sound vertices of both runs: a page whose fetch failed
+// in either has no content, and its rank is the graph's accident.
+func movers(prevRun, curRun *publish.Previous, eps float64) []Mover {
+	prev, cur := prevRun.Ranks[eps], curRun.Ranks[eps]
 	var ms []Mover
 	for name, c := range cur {
-		if p, ok := prev[name]; ok && p.Position != c.Position {
+		_, bad := curRun.Unsound[name]
+		_, badBefore := prevRun.Unsound[name]
+		if p, ok := prev[name]; ok && p.Position != c.Position && !bad && !badBefore {
 			ms = append(ms, Mover{name, p.Rank, c.Rank, c.Rank - p.Rank, p.Position - c.Position})
 		}
 	}

@@ -48,6 +48,7 @@ func changesTable(in *Input) tableSpec {
 		field("in_degree", tInt32, true),
 		field("previous_in_degree", tInt32, true),
 		field("edited", tBool, true),
+		field("cause", tString, false),
 	}
 	return tableSpec{fields, func(t *table) { appendChanges(t, in) }}
 }
@@ -63,6 +64,7 @@ func appendChanges(t *table, in *Input) {
 	for _, n := range g.Names() {
 		current[n] = true
 	}
+	why := newCauser(in)
 	for _, r := range in.Ranks {
 		var old map[string]Ranked
 		if prev != nil {
@@ -97,6 +99,11 @@ func appendChanges(t *table, in *Input) {
 			}
 			appendPrevDegree(t.i32(13), prev, name)
 			optBool(t.boolean(14), edited[name])
+			if had {
+				t.str(15).Append(why.kept(name, o.Position != pos[v]))
+			} else {
+				t.str(15).Append(why.entered(uint32(v)))
+			}
 			t.endRow()
 		}
 		for _, name := range byPosition(old) {
@@ -117,6 +124,7 @@ func appendChanges(t *table, in *Input) {
 			t.i32(12).AppendNull()
 			appendPrevDegree(t.i32(13), prev, name)
 			t.boolean(14).AppendNull()
+			t.str(15).Append(why.left(name))
 			t.endRow()
 		}
 	}

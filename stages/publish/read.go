@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/topicrank/topicrank/stages/crawl"
 )
 
 // Previous is what a run needs of the previous complete run of its job to
@@ -26,6 +28,13 @@ type Previous struct {
 	// Relevance is each judged page's relevance to the topic (absent for
 	// pages not judged, and for jobs without a topic).
 	Relevance map[string]float64
+	// Unsound are the pages whose fetch failed (their HTTP status, 0 for
+	// none): vertices without content, never movers.
+	Unsound map[string]int32
+	// Revision is each page's revision id, where it was known.
+	Revision map[string]int64
+	// Sources are each page's in-links: the pages linking to it.
+	Sources map[string][]string
 }
 
 // Ranked is a page's rank and position for one epsilon, and its global
@@ -40,10 +49,21 @@ type Ranked struct {
 // ReadPrevious reads the tables of the published run in dir.
 func ReadPrevious(dir string) (*Previous, error) {
 	p := &Previous{RunID: filepath.Base(dir), Hashes: map[string]string{}, InDegree: map[string]int32{}, OutDegree: map[string]int32{},
-		Ranks: map[float64]map[string]Ranked{}, Relevance: map[string]float64{}}
+		Ranks: map[float64]map[string]Ranked{}, Relevance: map[string]float64{},
+		Unsound: map[string]int32{}, Revision: map[string]int64{}, Sources: map[string][]string{}}
 	err := readTable(filepath.Join(dir, "pages.parquet"), func(r row) {
+		page := r.mustStr("page")
 		if h, ok := r.str("content_hash"); ok {
-			p.Hashes[r.mustStr("page")] = h
+			p.Hashes[page] = h
+		}
+		if _, has := r.cols["fetch_state"]; has && r.mustStr("fetch_state") == string(crawl.Failed) { // runs before fetch states lack it
+			p.Unsound[page] = 0
+			if a, ok := r.cols["http_status"].(*array.Int32); ok && a.IsValid(r.i) {
+				p.Unsound[page] = a.Value(r.i)
+			}
+		}
+		if a, ok := r.cols["revision_id"].(*array.Int64); ok && a.IsValid(r.i) {
+			p.Revision[page] = a.Value(r.i)
 		}
 		if a, ok := r.cols["relevance"].(*array.Float64); ok && a.IsValid(r.i) {
 			p.Relevance[r.mustStr("page")] = a.Value(r.i)
@@ -53,6 +73,12 @@ func ReadPrevious(dir string) (*Previous, error) {
 		err = readTable(filepath.Join(dir, "degrees.parquet"), func(r row) {
 			p.InDegree[r.mustStr("page")] = r.int32("in_degree")
 			p.OutDegree[r.mustStr("page")] = r.int32("out_degree")
+		})
+	}
+	if err == nil {
+		err = readTable(filepath.Join(dir, "edges.parquet"), func(r row) {
+			dst := r.mustStr("dst")
+			p.Sources[dst] = append(p.Sources[dst], r.mustStr("src"))
 		})
 	}
 	if err != nil {

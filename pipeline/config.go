@@ -41,6 +41,8 @@ type Job struct {
 	MaxRPS      float64   `json:"max_rps"`
 	Concurrency int       `json:"concurrency"`
 	Keep        int       `json:"keep"` // published runs kept; 0 keeps all
+	// FeedEntries bounds outputs/<job>/feed.atom: its newest runs.
+	FeedEntries int `json:"feed_entries"`
 	// StateDir, when set, holds the crawl state (<state_dir>/<job>/) instead
 	// of the job's output directory: local disk when outputs are on shared
 	// storage, where SQLite must not be.
@@ -212,5 +214,13 @@ func builtinDefaults() Job {
 		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "prose",
 		Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
 		Timezone: "UTC", NearDuplicateThreshold: DefaultNearDuplicateThreshold, RecheckMissing: DefaultRecheckMissing,
+		FeedEntries: DefaultFeedEntries,
 	}
 }
+
+// DefaultFeedEntries is feed_entries' default: about seven weeks of nights.
+// MaxFeedEntries bounds it: a feed reader fetches the whole file.
+const (
+	DefaultFeedEntries = 50
+	MaxFeedEntries     = 1000
+)

@@ -136,6 +136,7 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 			}
 		},
 		"keep":                     field("keep", &j.Keep),
+		"feed_entries":             field("feed_entries", &j.FeedEntries),
 		"near_duplicate_threshold": field("near_duplicate_threshold", &j.NearDuplicateThreshold),
 		"max_depth":                field("max_depth", &j.MaxDepth),
 		"recheck_missing":          field("recheck_missing", &j.RecheckMissing),

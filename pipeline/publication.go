@@ -56,6 +56,9 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input, log *slog.L
 	if err := writeRuns(dir, m.Job); err != nil {
 		return fmt.Errorf("run %s is published, but %s could not be rewritten (the next run repairs it): %w", m.RunID, runsFile, err)
 	}
+	if err := writeFeed(dir, m.Config); err != nil {
+		log.Warn("the feed could not be rewritten (the next run does)", "file", filepath.Join(dir, feedFile), "err", err)
+	}
 	return nil
 }
 

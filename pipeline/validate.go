@@ -160,6 +160,9 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 		}
 	}
 	d.validateRevisit(j, bad)
+	if j.FeedEntries < 1 || j.FeedEntries > MaxFeedEntries {
+		bad("feed_entries", "%d must be in [1, %d]", j.FeedEntries, MaxFeedEntries)
+	}
 	if j.Keep < 0 {
 		bad("keep", "%d must be >= 0 (0 keeps every run)", j.Keep)
 	}

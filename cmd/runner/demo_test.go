@@ -12,8 +12,10 @@ import (
 
 	_ "github.com/marcboeker/go-duckdb" // real DuckDB, for tests only
 
+	"github.com/topicrank/topicrank/internal/snapshot"
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/pipeline/report"
+	"github.com/topicrank/topicrank/stages/publish"
 )
 
 // TestDemo runs the demo, which needs neither ../shared nor a network: two
@@ -45,6 +47,44 @@ func TestDemo(t *testing.T) {
 	}
 	if len(d.History.Runs) != 2 || len(d.Movers) == 0 {
 		t.Errorf("the report's rank history has %d runs and %d movers, want 2 and some", len(d.History.Runs), len(d.Movers))
+	}
+	// The report leads with what changed: exactly the pages the demo
+	// edited (a new revision), each with its diff; no failed page is in a
+	// top list as if it were an article.
+	edited := map[string]bool{}
+	for _, e := range d.Digest.Edited {
+		edited[e.Page] = true
+		if e.Revision != e.PreviousRevision+1 || !strings.Contains(e.DiffURL(d.Wiki()), "diff=") {
+			t.Errorf("edit of %s: revisions %d and %d, link %s", e.Page, e.PreviousRevision, e.Revision, e.DiffURL(d.Wiki()))
+		}
+	}
+	snap, err := snapshot.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := publish.ReadPrevious(filepath.Join(out, "demo", second.RunID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range run.InDegree {
+		if _, failed := run.Unsound[p]; failed {
+			continue
+		}
+		title := strings.TrimPrefix(p, "/wiki/")
+		body := snap.Pages[title]
+		if body == nil {
+			continue
+		}
+		if _, last := snapshot.Edit(title, body, 2); (last == 2) != edited[p] {
+			t.Errorf("%s: edited by the demo on night 2 %v, in the report's edits %v", p, last == 2, edited[p])
+		}
+	}
+	for _, top := range d.Tops {
+		for _, p := range top.Pages {
+			if _, failed := run.Unsound[p.Name]; failed {
+				t.Errorf("failed page %s in the top list", p.Name)
+			}
+		}
 	}
 	if code, _, stderr := runner(t, "report", "-out", out, "-job", "demo", "-o", "/no/such/dir/r.html"); code != 2 || !strings.Contains(stderr, "-o /no/such/dir/r.html") {
 		t.Errorf("report -o into a missing folder: exit %d\n%s", code, stderr)

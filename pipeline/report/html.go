@@ -66,6 +66,17 @@ strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} ad
 </table>
 {{if ge .Harvest 0.0}}<p class="note">Harvest rate: the share of the pages whose text was judged this run ({{.Manifest.Counts.Judged}}) that are on topic, relevance at least {{.Manifest.Config.RelevanceThreshold}}.</p>{{end}}
 
+<h2 id="since">{{if .PreviousRun}}Since the run of {{date .PreviousRun}}{{else}}Since the previous run{{end}}</h2>
+{{with .Digest}}{{if not .PreviousRun}}<p>This is the job's first run: nothing to compare with yet.</p>
+{{else if .Empty}}<p>Nothing changed: no page was edited, entered or left, and no page moved.</p>
+{{else}}{{if .Edited}}<h3>Edited</h3><ul id="edited">{{range .Edited}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> (<a href="{{.DiffURL $.Wiki}}">{{if .PreviousRevision}}diff{{else}}history{{end}}</a>)</li>{{end}}</ul>{{end}}
+{{if .Changed}}<h3>Content changed, no new revision known</h3><ul id="changed">{{range .Changed}}<li><a href="{{$.Wiki}}{{.}}">{{short .}}</a></li>{{end}}</ul>{{end}}
+{{if .Entered}}<h3>Entered</h3><ul id="entered">{{range .Entered}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
+{{if .Left}}<h3>Left</h3><ul id="left">{{range .Left}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
+{{if .Movers}}<h3>Biggest movers (epsilon {{.Epsilon}})</h3><ul id="digest-movers">{{range .Movers}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a>: #{{.PreviousPosition}} → #{{.Position}}</li>{{end}}</ul>{{end}}
+<p class="note">Causes: linked / unlinked, a page linking to it was edited or changed this run; crawl, the crawl chose differently (reachable on both runs); gone, it answers 404 or 410; failed, its fetch failed. Movers are ranked among pages fetched soundly on both runs.</p>
+{{end}}{{else}}<p>What changed could not be read (the run's changes.parquet).</p>{{end}}
+
 {{if gt (len .Nights) 1}}
 <h2>Harvest night by night</h2>
 <table id="nights"><tr><th>run</th><th class="n">relevant</th><th class="n">judged</th><th class="n">harvest</th><th class="n">kept</th><th class="n">entered</th><th class="n">left</th><th class="n">Jaccard</th><th class="n">ranked by memory</th><th class="n">by the model</th><th class="n">explored</th></tr>
@@ -84,6 +95,13 @@ gives more exact ranks, and the lists differ only where ranks are close.</p>
 <h2>Top {{len .Pages}} by PageRank, epsilon {{.Epsilon}}</h2>
 <table class="top"><tr><th class="n">#</th><th>page</th><th class="n">PageRank</th><th class="n">in-degree</th><th class="n">out-degree</th><th class="n">relevance</th></tr>
 {{range .Pages}}<tr><td class="n">{{.Position}}</td><td><a href="{{$.Wiki}}{{.Name}}">{{short .Name}}</a></td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td><td class="n">{{if ge .Relevance 0.0}}{{printf "%.2f" .Relevance}}{{else}}–{{end}}</td></tr>
+{{end}}</table>
+{{end}}
+
+{{if .Failed}}<h2>Failed pages</h2>
+<p>Vertices whose fetch failed: they have no article, so they are left out of the top lists above, though PageRank ranks them.</p>
+<table id="failed"><tr><th class="n">#</th><th>page</th><th class="n">status</th></tr>
+{{range .Failed}}<tr><td class="n">{{.Position}}</td><td><a href="{{$.Wiki}}{{.Name}}">{{short .Name}}</a></td><td class="n">{{if .Status}}{{.Status}}{{else}}no answer{{end}}</td></tr>
 {{end}}</table>
 {{end}}
 

@@ -11,6 +11,7 @@
 package report
 
 import (
+	"maps"
 	"cmp"
 	"fmt"
 	"math"
@@ -46,10 +47,24 @@ type Data struct {
 	// Nights are the harvest of the last complete runs, this one last
 	// (empty for a job without a topic).
 	Nights []Night
+	// Digest is what changed since PreviousRun, with causes (nil: the
+	// run's changes.parquet is unreadable).
+	Digest *publish.Digest
+	// Failed are the vertices whose fetch failed: never in a top list as
+	// if they were articles.
+	Failed []FailedPage
 	// OverRepresented are the pages most central here and least in the
 	// whole wiki (with a job's global_ranks): of the top OverTop by local
 	// position, the highest global position over local position first.
 	OverRepresented []Page
+}
+
+// FailedPage is a vertex whose fetch failed, with its HTTP status (0:
+// none) and its position at the smallest epsilon.
+type FailedPage struct {
+	Name     string
+	Status   int32
+	Position int32
 }
 
 // OverTop and Over bound the over-represented pages: found among the top
@@ -176,6 +191,7 @@ func Read(root, job, runID string) (*Data, error) {
 	for _, r := range m.Ranks {
 		d.Tops = append(d.Tops, top(cur, r.Epsilon))
 	}
+	d.Failed = failedPages(cur)
 	d.Outcomes = outcomes(m.Counts.Tally)
 	if len(m.Ranks) == 0 {
 		return d, nil
@@ -192,6 +208,9 @@ func Read(root, job, runID string) (*Data, error) {
 			return nil, fmt.Errorf("previous run %s: %w", d.PreviousRun, err)
 		}
 		d.Movers = movers(prev, cur, eps)
+		d.Digest, _ = publish.ReadDigest(dir, prev) // unreadable: the section says so
+	} else {
+		d.Digest = &publish.Digest{}
 	}
 	recent := append(earlier[max(0, len(earlier)-HistoryRuns+1):], runID)
 	d.Nights = nights(root, job, recent, m)
@@ -222,9 +241,29 @@ func nights(root, job string, runs []string, m *pipeline.Manifest) []Night {
 	return out
 }
 
+// failedPages are run's failed vertices, by position at the smallest epsilon.
+func failedPages(run *publish.Previous) []FailedPage {
+	var eps float64 = math.Inf(1)
+	for e := range run.Ranks {
+		eps = min(eps, e)
+	}
+	var out []FailedPage
+	for name, st := range run.Unsound {
+		out = append(out, FailedPage{name, st, run.Ranks[eps][name].Position})
+	}
+	slices.SortFunc(out, func(a, b FailedPage) int { return cmp.Compare(a.Position, b.Position) })
+	return out
+}
+
+// top is the run's first TopPages sound pages at eps: a page whose fetch
+// failed has no article, and is listed apart (failedPages).
 func top(run *publish.Previous, eps float64) Top {
 	t := Top{Epsilon: eps}
-	for _, name := range byPosition(run.Ranks[eps], TopPages) {
+	sound := maps.Clone(run.Ranks[eps])
+	for name := range run.Unsound {
+		delete(sound, name)
+	}
+	for _, name := range byPosition(sound, TopPages) {
 		r := run.Ranks[eps][name]
 		rel, ok := run.Relevance[name]
 		if !ok {

@@ -11,9 +11,9 @@
 package report
 
 import (
-	"maps"
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"

@@ -131,7 +131,18 @@ func (r storedRow) checksum() string {
 // eachStored calls f for every stored copy the condition where (with
 // args) selects, and stops at f's first error.
 func (s *Store) eachStored(where string, args []any, f func(storedRow) error) error {
-	rows, err := s.db.Query(`SELECT `+storedColumns+` FROM pages WHERE `+where, args...)
+	return eachStoredIn(s.db, where, args, f)
+}
+
+// querier is a database or a transaction.
+type querier interface {
+	Query(query string, args ...any) (*sql.Rows, error)
+	Exec(query string, args ...any) (sql.Result, error)
+}
+
+// eachStoredIn is eachStored through q.
+func eachStoredIn(q querier, where string, args []any, f func(storedRow) error) error {
+	rows, err := q.Query(`SELECT `+storedColumns+` FROM pages WHERE `+where, args...)
 	if err != nil {
 		return err
 	}
@@ -148,27 +159,23 @@ func (s *Store) eachStored(where string, args []any, f func(storedRow) error) er
 	return rows.Err()
 }
 
-// sumAll gives every stored copy its checksum (a migration from a version
-// without them: the copies are trusted once, as they were before).
-func (s *Store) sumAll() error {
+// sumAll gives every stored copy its checksum, through q (a migration
+// from a version without them: the copies are trusted once, as they were
+// before).
+func sumAll(q querier) error {
 	sums := map[string]string{} // by key
-	if err := s.eachStored(`checksum = ''`, nil, func(r storedRow) error {
+	if err := eachStoredIn(q, `checksum = ''`, nil, func(r storedRow) error {
 		sums[r.key] = r.checksum()
 		return nil
 	}); err != nil {
 		return err
 	}
-	tx, err := s.db.Begin()
-	if err != nil {
-		return err
-	}
 	for key, sum := range sums {
-		if _, err := tx.Exec(`UPDATE pages SET checksum = ? WHERE key = ?`, sum, key); err != nil {
-			tx.Rollback()
+		if _, err := q.Exec(`UPDATE pages SET checksum = ? WHERE key = ?`, sum, key); err != nil {
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // verifyAll counts the stored copies whose checksum fails.

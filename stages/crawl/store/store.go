@@ -247,27 +247,55 @@ var migrations = map[int]string{
 		ALTER TABLE pages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
 }
 
+// upgradeFault, set by tests, is called after each step of an upgrade: an
+// error it returns stops the upgrade there, as a kill would.
+var upgradeFault func(step int) error
+
+// upgrade brings a state of the given schema version to schemaVersion in
+// one transaction: the migration's statements, the checksums of the
+// copies it holds, the schema's new tables and the version bump commit
+// together or not at all, so a kill at any instant leaves the old schema
+// (migrated again by the next run) or the new one, never half of each.
+func (s *Store) upgrade(version int) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // a no-op once committed
+	steps := []func() error{func() error { return nil }}
+	if m, ok := migrations[version]; ok {
+		steps = []func() error{
+			func() error { _, err := tx.Exec(m); return err },
+			func() error { return sumAll(tx) },
+		}
+	} else if version != schemaVersion {
+		steps = []func() error{func() error {
+			_, err := tx.Exec(`DROP TABLE IF EXISTS pages; DROP TABLE IF EXISTS runs;`)
+			return err
+		}}
+	}
+	steps = append(steps,
+		func() error { _, err := tx.Exec(schema); return err },
+		func() error { _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); return err })
+	for i, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+		if upgradeFault != nil {
+			if err := upgradeFault(i); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Commit()
+}
+
 func (s *Store) begin() error {
 	var version int
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return err
 	}
-	if m, ok := migrations[version]; ok {
-		if _, err := s.db.Exec(m); err != nil {
-			return err
-		}
-		if err := s.sumAll(); err != nil {
-			return err
-		}
-	} else if version != schemaVersion {
-		if _, err := s.db.Exec(`DROP TABLE IF EXISTS pages; DROP TABLE IF EXISTS runs;`); err != nil {
-			return err
-		}
-	}
-	if _, err := s.db.Exec(schema); err != nil {
-		return err
-	}
-	if _, err := s.db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+	if err := s.upgrade(version); err != nil {
 		return err
 	}
 	// The last run is the last inserted, whatever the clock said.

@@ -175,7 +175,7 @@ func TestRunPublishesCompleteRun(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{".lock", m.RunID, "LATEST", stateFile, stateFile + ".lock", runsFile}; fmt.Sprint(names) != fmt.Sprint(want) {
+	if want := []string{".lock", m.RunID, "LATEST", stateFile, stateFile + ".lock", feedFile, runsFile}; fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Errorf("job directory holds %v, want %v", names, want)
 	}
 }

@@ -41,11 +41,11 @@ type Report struct {
 	// the order of Harvests.
 	Labelled bool
 	People   []Judged
-	Churn    []Churn
+	Churn    []publish.Churn
 }
 
 // add appends a crawl's harvest and what people's labels say of it.
-func (r *Report) add(h publish.Harvest, j Judged, c Churn) {
+func (r *Report) add(h publish.Harvest, j Judged, c publish.Churn) {
 	r.Harvests = append(r.Harvests, h)
 	r.People = append(r.People, j)
 	r.Churn = append(r.Churn, c)
@@ -72,7 +72,7 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 			return nil, err
 		}
 		h.Strategy = s
-		rep.add(h, judge(res, truth.Labels), Churn{})
+		rep.add(h, judge(res, truth.Labels), publish.Churn{})
 		rep.Top[s] = top
 	}
 	for i := range rep.Harvests {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
+	"github.com/topicrank/topicrank/stages/publish"
 )
 
 // Truth is what an evaluation judges crawls by besides the crawl's own
@@ -89,36 +90,22 @@ func judge(res *crawl.Result, labels map[string]int) Judged {
 	return j
 }
 
-// Churn compares a night's vertex set with the night before's.
-type Churn struct {
-	Kept, Entered, Left int
-}
-
-// Jaccard is |kept| / |union| of the two nights' vertex sets.
-func (c Churn) Jaccard() float64 { return ratio(c.Kept, c.Kept+c.Entered+c.Left) }
-
-// churn compares two vertex sets.
-func churn(prev, cur []string) Churn {
-	var c Churn
-	for _, k := range cur {
-		if _, ok := slices.BinarySearch(prev, k); ok {
-			c.Kept++
-		} else {
-			c.Entered++
-		}
-	}
-	c.Left = len(prev) - c.Kept
-	return c
-}
-
-// vertexKeys returns res's vertices, sorted.
+// vertexKeys returns res's vertices.
 func vertexKeys(res *crawl.Result) []string {
 	keys := make([]string, 0, len(res.Pages))
 	for _, p := range res.Pages {
 		keys = append(keys, p.Key)
 	}
-	slices.Sort(keys)
 	return keys
+}
+
+// churn compares a night's vertices with the night before's.
+func churn(prev, cur []string) publish.Churn {
+	was := make(map[string]bool, len(prev))
+	for _, k := range prev {
+		was[k] = true
+	}
+	return publish.CompareVertices(was, cur)
 }
 
 // ReadLabels reads people's labels of one topic from an assessments file

@@ -60,7 +60,7 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 			}
 			h.Strategy, h.Night = s, night
 			cur := vertexKeys(res)
-			c := Churn{}
+			c := publish.Churn{}
 			if prev != nil {
 				c = churn(prev, cur)
 			}

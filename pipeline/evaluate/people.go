@@ -43,7 +43,7 @@ func (r *Report) PrintPeople(w io.Writer) error {
 		row := []string{h.Strategy, fmt.Sprint(night), fmt.Sprint(p.Labelled), fmt.Sprintf("%.3f", p.Harvest()), way,
 			fmt.Sprintf("%.3f", p.Precision()), fmt.Sprintf("%.3f", p.Recall()), fmt.Sprintf("%.3f", p.F1())}
 		if night > 1 {
-			row = append(row, fmt.Sprint(c.Kept), fmt.Sprint(c.Entered), fmt.Sprint(c.Left), fmt.Sprintf("%.3f", c.Jaccard()))
+			row = append(row, fmt.Sprint(c.Kept), fmt.Sprint(c.Entered), fmt.Sprint(c.Left), fmt.Sprintf("%.3f", c.Jaccard))
 		} else {
 			row = append(row, "", "", "", "")
 		}

@@ -4,6 +4,8 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,6 +80,18 @@ func TestDemo(t *testing.T) {
 		if _, last := snapshot.Edit(title, body, 2); (last == 2) != edited[p] {
 			t.Errorf("%s: edited by the demo on night 2 %v, in the report's edits %v", p, last == 2, edited[p])
 		}
+	}
+	// explain takes a page's rank apart: its shares sum to the published rank.
+	code, js, errs := runner(t, "explain", "-out", out, "-job", "demo", "-format", "json", "Seattle")
+	var e report.Explanation
+	if code != 0 || json.Unmarshal([]byte(js), &e) != nil {
+		t.Fatalf("explain Seattle: exit %d\n%s\n%s", code, js, errs)
+	}
+	if published := run.Ranks[e.Epsilon]["/wiki/Seattle"].Rank; e.Rank != published || math.Abs(e.Sum-e.Rank) > 1e-9 || len(e.Links) == 0 || e.Without == nil || !(e.Without.Rank < e.Rank) {
+		t.Errorf("explain Seattle: rank %v (published %v), shares sum %v, %d in-links, without the best %+v", e.Rank, published, e.Sum, len(e.Links), e.Without)
+	}
+	if code, _, errs := runner(t, "explain", "-out", out, "-job", "demo", "No_such_page"); code != 2 || !strings.Contains(errs, "not a vertex of run "+second.RunID) {
+		t.Errorf("explain of no vertex: exit %d\n%s", code, errs)
 	}
 	for _, top := range d.Tops {
 		for _, p := range top.Pages {

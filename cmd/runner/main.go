@@ -48,6 +48,8 @@ commands:
            each job's last runs, age, next run; exit 1 if one has missed two nights
   report   [-out DIR] [-config jobs.yaml] -job NAME [-run ID] [-o FILE]
            one self-contained HTML report of a run
+  explain  [-out DIR] [-config jobs.yaml] -job NAME [-run ID] [-epsilon E] [-topic] [-format text|json] PAGE
+           why a page ranks where it does: its in-links' shares of its rank
   search   [-out DIR] [-config jobs.yaml] -job NAME [-run ID] [-top 10] [-format text|json]
            [-rank-weight 0.3] [-title-boost B] [-category NAME] QUERY...
            full-text search of a run's pages, BM25 boosted by PageRank
@@ -73,6 +75,7 @@ var commands = map[string]func(context.Context, []string, io.Writer, io.Writer) 
 	"evaluate": cmdEvaluate,
 	"migrate":  cmdMigrate,
 	"report":   cmdReport,
+	"explain":  cmdExplain,
 	"status":   cmdStatus,
 	"search":   cmdSearch,
 	"demo":     cmdDemo,

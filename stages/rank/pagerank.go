@@ -23,6 +23,7 @@ type Result struct {
 	Residual   float64   // ||P_{t+1} - P_t||_1 of the last update
 	Converged  bool      // Residual <= Epsilon
 	Ranks      []float64 // indexed by vertex id; sums to 1
+	before     []float64 // P_t, for Explain; nil unless asked for
 }
 
 // PageRank runs the power iteration of DESIGN.md once for all epsilons:
@@ -33,7 +34,7 @@ type Result struct {
 // order, so ranks are bit-identical from run to run whatever the number of
 // cores.
 func PageRank(g *graph.Graph, beta float64, epsilons []float64) []Result {
-	return run(g, beta, epsilons, nil)
+	return run(g, beta, epsilons, nil, false)
 }
 
 // TopicPageRank is topic-sensitive PageRank (Haveliwala): DESIGN.md's
@@ -45,7 +46,7 @@ func PageRank(g *graph.Graph, beta float64, epsilons []float64) []Result {
 // When every weight is equal, or none is positive, it is PageRank itself,
 // bit for bit. Negative weights count as 0.
 func TopicPageRank(g *graph.Graph, beta float64, epsilons []float64, weight []float64) []Result {
-	return run(g, beta, epsilons, teleport(weight))
+	return run(g, beta, epsilons, teleport(weight), false)
 }
 
 // teleport returns the normalised teleport vector of weight, or nil for
@@ -66,7 +67,7 @@ func teleport(weight []float64) []float64 {
 	return t
 }
 
-func run(g *graph.Graph, beta float64, epsilons []float64, teleport []float64) []Result {
+func run(g *graph.Graph, beta float64, epsilons []float64, teleport []float64, keepBefore bool) []Result {
 	n := g.NumVertices()
 	results := make([]Result, len(epsilons))
 	if n == 0 {
@@ -95,6 +96,9 @@ func run(g *graph.Graph, beta float64, epsilons []float64, teleport []float64) [
 				Residual:   residual,
 				Converged:  residual <= epsilons[i],
 				Ranks:      slices.Clone(it.cur),
+			}
+			if keepBefore {
+				results[i].before = slices.Clone(it.nxt) // P_t, which the last step read
 			}
 			next++
 		}

@@ -93,6 +93,18 @@ func TestDemo(t *testing.T) {
 	if code, _, errs := runner(t, "explain", "-out", out, "-job", "demo", "No_such_page"); code != 2 || !strings.Contains(errs, "not a vertex of run "+second.RunID) {
 		t.Errorf("explain of no vertex: exit %d\n%s", code, errs)
 	}
+	// Topic ranks first; the top pages say why they rank there, in shares
+	// that sum to their rank.
+	if len(d.Tops) != 2 || !d.Tops[0].Topic || d.Tops[1].Topic {
+		t.Errorf("the report's top lists: %d, want topic-sensitive PageRank then PageRank", len(d.Tops))
+	}
+	for _, top := range d.Tops {
+		for _, p := range top.Pages[:report.WhyTop] {
+			if p.Why == nil || math.Abs(p.Why.Sum-p.Rank) > 1e-9 || len(p.Why.Links) == 0 {
+				t.Errorf("%s, %s: why here %+v", top.Measure, p.Name, p.Why)
+			}
+		}
+	}
 	for _, top := range d.Tops {
 		for _, p := range top.Pages {
 			if _, failed := run.Unsound[p.Name]; failed {

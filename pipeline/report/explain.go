@@ -36,6 +36,9 @@ type Explanation struct {
 	Relevance *float64 `json:"relevance,omitempty"`
 }
 
+// Lead returns the first n in-links (those giving the most).
+func (e *Explanation) Lead(n int) []Part { return e.Links[:min(n, len(e.Links))] }
+
 // Part is one in-link's share of a rank.
 type Part struct {
 	From  string  `json:"from"`
@@ -99,6 +102,18 @@ func (r *Run) Explain(page string, epsilon float64, topic bool) (*Explanation, e
 	}
 	w := rank.Explain(r.Graph, r.Beta, epsilon, weight)
 	return r.explain(w, uint32(v), epsilon, topic)
+}
+
+// parts is v's explanation without its loss: shares only (what the
+// report's top lists show).
+func (r *Run) parts(w *rank.Why, v uint32, epsilon float64, topic bool) *Explanation {
+	p := w.Of(v)
+	e := &Explanation{Job: r.Job, RunID: r.RunID, Epsilon: epsilon, Topic: topic, Page: r.Graph.Name(v),
+		Rank: p.Rank, Vertices: r.Graph.NumVertices(), Teleport: p.Teleport, Dangling: p.Dangling, Sum: p.Sum()}
+	for _, l := range p.Links {
+		e.Links = append(e.Links, Part{r.Graph.Name(l.From), l.Value})
+	}
+	return e
 }
 
 // explain takes vertex v apart under w.

@@ -37,6 +37,7 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"plural": func(n int, one, many string) string { return map[bool]string{true: one, false: many}[n == 1] },
 	"join":   strings.Join,
 	"pct":    func(x float64) float64 { return math.Round(x*1000) / 10 },
+	"div":    func(a, b float64) float64 { return a / b },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>topicrank: {{.Manifest.Job}} {{.Manifest.RunID}}</title>
@@ -90,13 +91,15 @@ strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} ad
 
 <p class="note" id="epsilon">PageRank is computed once per epsilon: epsilon is the tolerance at which
 its iterations stop (the sum of the changes of all pages' ranks in one iteration), so a smaller epsilon
-gives more exact ranks, and the lists differ only where ranks are close.</p>
+gives more exact ranks; each table has a rank column per epsilon and is ordered by the smallest.</p>
 {{range .Tops}}
-<h2>Top {{len .Pages}} by PageRank, epsilon {{.Epsilon}}</h2>
-<table class="top"><tr><th class="n">#</th><th>page</th><th class="n">PageRank</th><th class="n">in-degree</th><th class="n">out-degree</th><th class="n">relevance</th></tr>
-{{range .Pages}}<tr><td class="n">{{.Position}}</td><td><a href="{{$.Wiki}}{{.Name}}">{{short .Name}}</a></td><td class="n">{{printf "%.5f" .Rank}}</td><td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td><td class="n">{{if ge .Relevance 0.0}}{{printf "%.2f" .Relevance}}{{else}}–{{end}}</td></tr>
+<h2>Top {{len .Pages}} by {{.Measure}}</h2>
+{{if .Topic}}<p class="note">Topic-sensitive PageRank teleports to pages in proportion to their relevance, so it ranks the topic's own pages; plain PageRank follows.</p>{{end}}
+<table class="top"><tr><th class="n">#</th><th>page</th>{{range .Epsilons}}<th class="n">rank, ε {{.}}</th>{{end}}<th class="n">in</th><th class="n">out</th><th class="n">relevance</th><th>why here: the pages giving it most of its rank</th></tr>
+{{range .Pages}}<tr><td class="n">{{.Position}}</td><td><a href="{{$.Wiki}}{{.Name}}">{{short .Name}}</a></td>{{$p := .}}{{range $i, $r := .Ranks}}<td class="n">{{printf "%.5f" $r}}{{with index $p.Positions $i}}{{if ne . $p.Position}} (#{{.}}){{end}}{{end}}</td>{{end}}<td class="n">{{.InDegree}}</td><td class="n">{{.OutDeg}}</td><td class="n">{{if ge .Relevance 0.0}}{{printf "%.2f" .Relevance}}{{else}}–{{end}}</td><td class="why">{{with .Why}}{{range .Lead 3}}<a href="{{$.Wiki}}{{.From}}">{{short .From}}</a> {{pct (div .Share $p.Rank)}}%; {{end}}teleport {{pct (div .Teleport $p.Rank)}}%{{end}}</td></tr>
 {{end}}</table>
 {{end}}
+<p class="note">Why here: each in-link u gives β·rank(u)/outdeg(u); with the teleport and the dangling pages' share they sum to the rank (<code>runner explain</code> lists them all). A position in brackets is the page's position at that epsilon where it differs.</p>
 
 {{if .Failed}}<h2>Failed pages</h2>
 <p>Vertices whose fetch failed: they have no article, so they are left out of the top lists above, though PageRank ranks them.</p>

@@ -12,6 +12,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -21,6 +22,7 @@ import (
 	"github.com/topicrank/topicrank/pipeline"
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/publish"
+	"github.com/topicrank/topicrank/stages/rank"
 )
 
 // Limits of what a report shows.
@@ -34,7 +36,7 @@ const (
 // Data is what a report shows, read from the output root.
 type Data struct {
 	Manifest *pipeline.Manifest
-	Tops     []Top   // per epsilon, in the manifest's order
+	Tops     []Top   // topic-sensitive PageRank first where the run has it, then PageRank
 	Movers   []Mover // at the smallest epsilon, since PreviousRun
 	// PreviousRun is the complete run movers are measured against ("" none).
 	PreviousRun string
@@ -76,8 +78,10 @@ const (
 
 // Top is an epsilon's top pages.
 type Top struct {
-	Epsilon float64
-	Pages   []Page
+	Measure  string    // "Topic-sensitive PageRank" or "PageRank"
+	Topic    bool      // topic-sensitive
+	Epsilons []float64 // a rank column each, in the manifest's order
+	Pages    []Page    // by position at the last (smallest) epsilon
 }
 
 // Page is a ranked page with its degrees, and its position in the whole
@@ -89,6 +93,13 @@ type Page struct {
 	InDegree, OutDeg int32
 	GlobalPosition   int32
 	Relevance        float64 // -1: not judged
+	// Ranks and Positions are the page's rank and position at each of the
+	// table's epsilons (Rank and Position are the last's).
+	Ranks     []float64
+	Positions []int32
+	// Why is where the rank comes from: its in-links' shares, largest
+	// first (runner explain says the same); nil when not computed.
+	Why *Explanation
 }
 
 // Mover is a page whose rank or position moved between two runs.
@@ -188,9 +199,15 @@ func Read(root, job, runID string) (*Data, error) {
 		return nil, fmt.Errorf("run %s: %w", runID, err)
 	}
 	d := &Data{Manifest: m}
+	var epsilons []float64
 	for _, r := range m.Ranks {
-		d.Tops = append(d.Tops, top(cur, r.Epsilon))
+		epsilons = append(epsilons, r.Epsilon)
 	}
+	if len(cur.TopicRanks) > 0 {
+		d.Tops = append(d.Tops, top(cur, cur.TopicRanks, epsilons, "Topic-sensitive PageRank", true))
+	}
+	d.Tops = append(d.Tops, top(cur, cur.Ranks, epsilons, "PageRank", false))
+	whyHere(root, job, runID, d.Tops)
 	d.Failed = failedPages(cur)
 	d.Outcomes = outcomes(m.Counts.Tally)
 	if len(m.Ranks) == 0 {
@@ -241,6 +258,39 @@ func nights(root, job string, runs []string, m *pipeline.Manifest) []Night {
 	return out
 }
 
+// WhyTop is how many of each top list's pages the report takes apart.
+const WhyTop = 5
+
+// whyHere explains the first WhyTop pages of each top list at its
+// smallest epsilon. A run whose graph cannot be read again (published
+// before edges.parquet had what is needed) gets no explanations.
+func whyHere(root, job, runID string, tops []Top) {
+	r, err := ReadRun(context.Background(), root, job, runID)
+	if err != nil {
+		return
+	}
+	for i := range tops {
+		t := &tops[i]
+		if len(t.Epsilons) == 0 || (t.Topic && r.Relevance == nil) {
+			continue
+		}
+		var weight []float64
+		if t.Topic {
+			weight = r.Relevance
+		}
+		w := rank.Explain(r.Graph, r.Beta, t.Epsilons[len(t.Epsilons)-1], weight)
+		ids := map[string]uint32{}
+		for v, n := range r.Graph.Names() {
+			ids[n] = uint32(v)
+		}
+		for j := range t.Pages[:min(WhyTop, len(t.Pages))] {
+			if v, ok := ids[t.Pages[j].Name]; ok {
+				t.Pages[j].Why = r.parts(w, v, t.Epsilons[len(t.Epsilons)-1], t.Topic)
+			}
+		}
+	}
+}
+
 // failedPages are run's failed vertices, by position at the smallest epsilon.
 func failedPages(run *publish.Previous) []FailedPage {
 	var eps float64 = math.Inf(1)
@@ -255,21 +305,32 @@ func failedPages(run *publish.Previous) []FailedPage {
 	return out
 }
 
-// top is the run's first TopPages sound pages at eps: a page whose fetch
-// failed has no article, and is listed apart (failedPages).
-func top(run *publish.Previous, eps float64) Top {
-	t := Top{Epsilon: eps}
-	sound := maps.Clone(run.Ranks[eps])
+// top is the run's first TopPages sound pages by ranks at the smallest
+// of eps: a page whose fetch failed has no article, and is listed apart
+// (failedPages).
+func top(run *publish.Previous, ranks map[float64]map[string]publish.Ranked, eps []float64, measure string, topic bool) Top {
+	t := Top{Measure: measure, Topic: topic, Epsilons: eps}
+	if len(eps) == 0 {
+		return t
+	}
+	last := eps[len(eps)-1]
+	sound := maps.Clone(ranks[last])
 	for name := range run.Unsound {
 		delete(sound, name)
 	}
 	for _, name := range byPosition(sound, TopPages) {
-		r := run.Ranks[eps][name]
+		r := ranks[last][name]
 		rel, ok := run.Relevance[name]
 		if !ok {
 			rel = -1
 		}
-		t.Pages = append(t.Pages, Page{name, r.Position, r.Rank, run.InDegree[name], run.OutDegree[name], r.GlobalPosition, rel})
+		p := Page{Name: name, Position: r.Position, Rank: r.Rank, InDegree: run.InDegree[name], OutDeg: run.OutDegree[name],
+			GlobalPosition: r.GlobalPosition, Relevance: rel}
+		for _, e := range eps {
+			p.Ranks = append(p.Ranks, ranks[e][name].Rank)
+			p.Positions = append(p.Positions, ranks[e][name].Position)
+		}
+		t.Pages = append(t.Pages, p)
 	}
 	return t
 }

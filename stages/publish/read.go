@@ -35,6 +35,8 @@ type Previous struct {
 	Revision map[string]int64
 	// Sources are each page's in-links: the pages linking to it.
 	Sources map[string][]string
+	// TopicRanks are topic-sensitive PageRank by epsilon (empty: none).
+	TopicRanks map[float64]map[string]Ranked
 }
 
 // Ranked is a page's rank and position for one epsilon, and its global
@@ -50,7 +52,8 @@ type Ranked struct {
 func ReadPrevious(dir string) (*Previous, error) {
 	p := &Previous{RunID: filepath.Base(dir), Hashes: map[string]string{}, InDegree: map[string]int32{}, OutDegree: map[string]int32{},
 		Ranks: map[float64]map[string]Ranked{}, Relevance: map[string]float64{},
-		Unsound: map[string]int32{}, Revision: map[string]int64{}, Sources: map[string][]string{}}
+		Unsound: map[string]int32{}, Revision: map[string]int64{}, Sources: map[string][]string{},
+		TopicRanks: map[float64]map[string]Ranked{}}
 	err := readTable(filepath.Join(dir, "pages.parquet"), func(r row) {
 		page := r.mustStr("page")
 		if h, ok := r.str("content_hash"); ok {
@@ -90,6 +93,16 @@ func ReadPrevious(dir string) (*Previous, error) {
 			return nil, err
 		}
 		p.Ranks[eps] = ranks
+	}
+	topic, _ := filepath.Glob(filepath.Join(dir, "topic_ranks", "*.parquet"))
+	for _, f := range topic {
+		eps, err := strconv.ParseFloat(strings.TrimSuffix(filepath.Base(f), ".parquet"), 64)
+		if err != nil {
+			continue
+		}
+		if p.TopicRanks[eps], err = readRanks(f); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/topicrank/topicrank/pipeline/notify"
 	"os"
 	"time"
 
@@ -43,6 +44,10 @@ type Job struct {
 	Keep        int       `json:"keep"` // published runs kept; 0 keeps all
 	// FeedEntries bounds outputs/<job>/feed.atom: its newest runs.
 	FeedEntries int `json:"feed_entries"`
+	// Notify are the job's webhooks (their URLs redacted in JSON), each
+	// message delivered within NotifyTimeout.
+	Notify        []notify.Hook `json:"notify,omitempty"`
+	NotifyTimeout time.Duration `json:"notify_timeout"`
 	// StateDir, when set, holds the crawl state (<state_dir>/<job>/) instead
 	// of the job's output directory: local disk when outputs are on shared
 	// storage, where SQLite must not be.
@@ -214,9 +219,18 @@ func builtinDefaults() Job {
 		MaxPages: 1000, MaxRPS: 2, Concurrency: 2, Weighted: true, LinkScope: "prose",
 		Strategy: "weighted", Admission: "discovery", RelevanceThreshold: DefaultRelevanceThreshold,
 		Timezone: "UTC", NearDuplicateThreshold: DefaultNearDuplicateThreshold, RecheckMissing: DefaultRecheckMissing,
-		FeedEntries: DefaultFeedEntries,
+		FeedEntries: DefaultFeedEntries, NotifyTimeout: DefaultNotifyTimeout,
 	}
 }
+
+// DefaultNotifyTimeout bounds a webhook's delivery, retries included:
+// short, since a receiver that is down for longer misses one message, and
+// a one-shot run waits for deliveries before its process exits.
+// MaxNotifyTimeout bounds notify_timeout.
+const (
+	DefaultNotifyTimeout = 30 * time.Second
+	MaxNotifyTimeout     = 10 * time.Minute
+)
 
 // DefaultFeedEntries is feed_entries' default: about seven weeks of nights.
 // MaxFeedEntries bounds it: a feed reader fetches the whole file.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"github.com/topicrank/topicrank/pipeline/notify"
 	"maps"
 	"path/filepath"
 	"regexp"
@@ -137,6 +138,8 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 		},
 		"keep":                     field("keep", &j.Keep),
 		"feed_entries":             field("feed_entries", &j.FeedEntries),
+		"notify":                   func(n *yaml.Node) { j.Notify = d.hooks(n, ctx) },
+		"notify_timeout":           field("notify_timeout", &j.NotifyTimeout),
 		"near_duplicate_threshold": field("near_duplicate_threshold", &j.NearDuplicateThreshold),
 		"max_depth":                field("max_depth", &j.MaxDepth),
 		"recheck_missing":          field("recheck_missing", &j.RecheckMissing),
@@ -169,6 +172,29 @@ func (d *decoder) settingHandlers(ctx string, j *Job) map[string]func(*yaml.Node
 			})
 		},
 	}
+}
+
+// hooks decodes notify: a list of {url: ..., on: [...]}, each checked
+// (notify.Check) with the line of what is wrong.
+func (d *decoder) hooks(n *yaml.Node, ctx string) []notify.Hook {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, ctx, "notify", "want a list of {url: ..., on: [run, failure, change]}")
+		return nil
+	}
+	var hooks []notify.Hook
+	for i, item := range n.Content {
+		name := fmt.Sprintf("notify[%d]", i)
+		var h notify.Hook
+		d.mapping(item, ctx, map[string]func(*yaml.Node){
+			"url": func(v *yaml.Node) { d.decode(v, ctx, name+".url", &h.URL) },
+			"on":  func(v *yaml.Node) { d.decode(v, ctx, name+".on", &h.On) },
+		})
+		if msg := notify.Check(h); msg != "" {
+			d.errorf(item, ctx, name, "%s", msg)
+		}
+		hooks = append(hooks, h)
+	}
+	return hooks
 }
 
 var (

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/topicrank/topicrank/pipeline/notify"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -35,6 +36,9 @@ type Runner struct {
 	// LinkPrior starts a new topic's learned model (NewRunner sets the
 	// shipped one, learn.Shipped; nil: none).
 	LinkPrior *learn.Prior
+	// Notifier delivers the jobs' webhooks in the background (NewRunner
+	// sets one; nil: none). A one-shot caller waits for it before exiting.
+	Notifier *notify.Notifier
 }
 
 // NewRunner returns a Runner writing under outDir.
@@ -43,14 +47,15 @@ func NewRunner(outDir string, log *slog.Logger) *Runner {
 	if err != nil {
 		panic(err) // the embedded file is checked by the learn package's tests
 	}
-	return &Runner{OutDir: outDir, Politeness: crawl.NewPoliteness(), Log: log, LinkPrior: prior}
+	return &Runner{OutDir: outDir, Politeness: crawl.NewPoliteness(), Log: log, LinkPrior: prior,
+		Notifier: &notify.Notifier{Log: log}}
 }
 
 // Run runs one job end to end: crawl, graph, PageRank, publish. A complete
 // run becomes LATEST; a partial one (a failed seed, an interruption) is
 // published with status partial, LATEST is left alone, and Run returns an
 // error of kind Failed. Earlier runs are never touched on failure.
-func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
+func (r *Runner) Run(ctx context.Context, job Job) (_ *Manifest, runErr error) {
 	fail := func(op string, err error) error { return &Error{Op: op, Job: job.Name, Kind: Failed, Err: err} }
 	m := r.newManifest(job)
 	log := r.logger().With("job", job.Name)
@@ -59,6 +64,12 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 		return nil, err
 	}
 	defer unlock()
+	published := false
+	defer func() { // the webhooks hear of a run that failed before it was published
+		if !published && runErr != nil && KindOf(runErr) != Busy {
+			r.notifyRun(job, dir, m, false, runErr)
+		}
+	}()
 	log = log.With("run_id", m.RunID)
 
 	var res *crawl.Result
@@ -98,6 +109,8 @@ func (r *Runner) Run(ctx context.Context, job Job) (*Manifest, error) {
 	if err != nil {
 		return nil, fail("publish", err)
 	}
+	published = true
+	r.notifyRun(job, dir, m, true, nil)
 	log.Info("run published", "status", m.Status, "vertices", m.Counts.Vertices, "edges", m.Counts.Edges,
 		"failed", m.Counts.Failed, "dir", runDir(dir, m.RunID, m.Status))
 	if m.Status != StatusComplete {

@@ -160,6 +160,9 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 		}
 	}
 	d.validateRevisit(j, bad)
+	if !(j.NotifyTimeout > 0 && j.NotifyTimeout <= MaxNotifyTimeout) {
+		bad("notify_timeout", "%v must be in (0, %v]", j.NotifyTimeout, MaxNotifyTimeout)
+	}
 	if j.FeedEntries < 1 || j.FeedEntries > MaxFeedEntries {
 		bad("feed_entries", "%d must be in [1, %d]", j.FeedEntries, MaxFeedEntries)
 	}

@@ -105,6 +105,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			break
 		}
 	}
+	r.Notifier.Wait() // each delivery is bounded by its job's notify_timeout
 	if met != nil {
 		if err := met.WriteTextfile(*metricsFile); err != nil {
 			errs = append(errs, fmt.Errorf("metrics file: %w", err))
@@ -117,6 +118,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 func instrument(r *pipeline.Runner) *metrics.Metrics {
 	m := metrics.New()
 	r.WrapTransport = m.WrapTransport
+	if r.Notifier != nil {
+		r.Notifier.Delivered = m.Webhook
+	}
 	progress := r.Progress
 	r.Progress = func(job string, p crawl.Progress) {
 		m.Progress(job, p)

@@ -44,6 +44,7 @@ func cmdSchedule(ctx context.Context, args []string, _, stderr io.Writer) error 
 		}
 		defer stop()
 	}
+	defer r.Notifier.Wait() // messages of the last runs, each bounded by notify_timeout
 	return s.Start(ctx, cfg)
 }
 

@@ -41,6 +41,7 @@ type Metrics struct {
 	failed, relevant                   *prometheus.CounterVec
 	stageSeconds, skipped              *prometheus.CounterVec
 	requests, responseBytes, reloads   *prometheus.CounterVec
+	webhooks                           *prometheus.CounterVec
 	lastSuccess, lastRun, inProgress   *prometheus.GaugeVec
 	frontier                           *prometheus.GaugeVec
 	lastReload                         prometheus.Gauge
@@ -68,6 +69,7 @@ func New() *Metrics {
 		requests:      counter("http_requests_total", "HTTP requests made, by host and status code (error: no answer).", "host", "code"),
 		responseBytes: counter("http_response_bytes_total", "Bytes of response bodies read, by host.", "host"),
 		reloads:       counter("config_reloads_total", "Reloads of jobs.yaml by result (success, failure).", "result"),
+		webhooks:      counter("webhooks_total", "Webhook messages by job and outcome (delivered, failed: not taken within notify_timeout).", "job", "outcome"),
 		lastSuccess:   gauge("last_success_timestamp_seconds", "When the job's last complete run ended (Unix time).", "job"),
 		lastRun:       gauge("last_run_timestamp_seconds", "When the job's last run ended, whatever its status (Unix time).", "job"),
 		inProgress:    gauge("runs_in_progress", "Runs going now (1) or not (0), by job.", "job"),
@@ -82,13 +84,22 @@ func New() *Metrics {
 		Help: "Always 1; the version label names the build."}, []string{"version"})
 	build.WithLabelValues(version.String()).Set(1)
 	m.reg.MustRegister(m.runs, m.pages, m.failed, m.relevant, m.notModified, m.replayed, m.stageSeconds, m.skipped, m.requests,
-		m.responseBytes, m.reloads, m.lastSuccess, m.lastRun, m.inProgress, m.frontier, m.lastReload, m.duration, build)
+		m.responseBytes, m.reloads, m.lastSuccess, m.lastRun, m.inProgress, m.frontier, m.lastReload, m.duration, m.webhooks, build)
 	return m
 }
 
 // Registry is where the metrics are registered (tests read it with
 // client_golang's testutil).
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Webhook counts one webhook message's outcome (notify.Notifier.Delivered).
+func (m *Metrics) Webhook(job string, delivered bool) {
+	outcome := "failed"
+	if delivered {
+		outcome = "delivered"
+	}
+	m.webhooks.WithLabelValues(job, outcome).Inc()
+}
 
 // RunStarted marks a run of job as going.
 func (m *Metrics) RunStarted(job string) { m.inProgress.WithLabelValues(job).Set(1) }

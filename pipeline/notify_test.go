@@ -1,0 +1,129 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/topicrank/topicrank/pipeline/notify"
+)
+
+// Webhooks against real receivers: one that answers 500 twice and then
+// 200 gets exactly one delivery per run, with the run, its digest and a
+// text; one that hangs and one that refuses connections leave the run
+// published on time with its status unchanged; the secret part of every
+// URL appears in no log line and no published file.
+func TestWebhooks(t *testing.T) {
+	const secret = "T0KEN-s3cret"
+	var mu sync.Mutex
+	var got []notify.Message
+	attempts := 0
+	flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		attempts++
+		if attempts%3 != 0 { // 500 twice, then 200, for every message
+			http.Error(w, "try again", http.StatusInternalServerError)
+			return
+		}
+		var m notify.Message
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &m); err != nil || !strings.HasSuffix(r.URL.Path, secret) {
+			t.Errorf("flaky receiver: %v, path %s", err, r.URL.Path)
+		}
+		got = append(got, m)
+	}))
+	defer flaky.Close()
+	release := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	defer hang.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String()
+	ln.Close() // nothing listens there now
+
+	w := &tinyWiki{}
+	srv := httptest.NewServer(w)
+	defer srv.Close()
+	r := testRunner(t, srv.URL)
+	var logs bytes.Buffer
+	r.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	r.Notifier = &notify.Notifier{Log: r.Log}
+	job := testJob("hooks", 10)
+	job.Seeds, job.LinkScope, job.NotifyTimeout = []string{"/wiki/S"}, "prose", 3*time.Second
+	job.Notify = []notify.Hook{
+		{URL: flaky.URL + "/hook/" + secret, On: []string{notify.OnRun}},
+		{URL: hang.URL + "/hook/" + secret + "?token=" + secret},
+		{URL: refused + "/hook/" + secret, On: []string{notify.OnRun, notify.OnFailure}},
+		{URL: flaky.URL + "/never/" + secret, On: []string{notify.OnFailure}}, // no run fails
+	}
+	for night := range 2 {
+		w.mu.Lock()
+		w.edited = night == 1
+		w.mu.Unlock()
+		// Run returns while the hanging receiver still holds its message:
+		// were publication waiting on deliveries, this would not return
+		// before release is closed below.
+		m, err := r.Run(context.Background(), job)
+		if err != nil || m.Status != StatusComplete {
+			t.Fatalf("night %d: %v, status %v", night+1, err, m)
+		}
+	}
+	close(release)
+	r.Notifier.Wait()
+	if len(got) != 2 || attempts != 6 {
+		t.Fatalf("flaky receiver: %d messages in %d attempts, want 2 in 6", len(got), attempts)
+	}
+	second := got[1]
+	if second.Job != "hooks" || second.Status != StatusComplete || !strings.Contains(second.Text, "1 edited") ||
+		second.Digest == nil || !strings.Contains(strings.Join(second.Events, ","), notify.OnChange) {
+		t.Errorf("the second night's message: %+v", second)
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Errorf("the secret is in the log:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "webhook not delivered") || !strings.Contains(logs.String(), refused+"/…") {
+		t.Errorf("the refused receiver's failure is not logged, redacted:\n%s", logs.String())
+	}
+	filepath.WalkDir(r.OutDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(secret)) {
+				t.Errorf("the secret is in %s", p)
+			}
+		}
+		return nil
+	})
+}
+
+func TestHookCheckAndRedact(t *testing.T) {
+	for _, c := range []struct {
+		hook notify.Hook
+		want string
+	}{
+		{notify.Hook{URL: "https://hooks.example.org/services/T/B/X"}, ""},
+		{notify.Hook{URL: "ftp://example.org/x"}, "want http:// or https://"},
+		{notify.Hook{URL: "https:///path"}, "has no host"},
+		{notify.Hook{URL: "https://example.org", On: []string{"changes"}}, `"changes" is not an event`},
+		{notify.Hook{}, "url is required"},
+	} {
+		if got := notify.Check(c.hook); (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("Check(%+v) = %q, want %q", c.hook, got, c.want)
+		}
+	}
+	if got := notify.Redact("https://user:pw@hooks.example.org/services/T/B/X?k=v"); got != "https://hooks.example.org/…" {
+		t.Errorf("Redact = %q", got)
+	}
+}

@@ -71,6 +71,9 @@ func digestText(job string, m *Manifest, d *publish.Digest) string {
 		for _, e := range d.Left[:min(5, len(d.Left))] {
 			fmt.Fprintf(&b, "\nleft: %s (%s)", strings.TrimPrefix(e.Page, "/wiki/"), e.Cause)
 		}
+		for _, e := range d.Failed[:min(5, len(d.Failed))] {
+			fmt.Fprintf(&b, "\n%s: %s", e.Cause, strings.TrimPrefix(e.Page, "/wiki/"))
+		}
 	}
 	return b.String()
 }

@@ -118,6 +118,7 @@ func crawlNights(snap *snapshot.Snapshot) (map[string]bool, []finding, error) {
 	}
 	job, _ := cfg.Job("demo")
 	srv := snapshot.NewServer(snap)
+	srv.AllLinks = true // the corpus and its reduction, link for link
 	var mu sync.Mutex
 	requested := map[string]bool{}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

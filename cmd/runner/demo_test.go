@@ -51,8 +51,12 @@ func TestDemo(t *testing.T) {
 		t.Errorf("the report's rank history has %d runs and %d movers, want 2 and some", len(d.History.Runs), len(d.Movers))
 	}
 	// The report leads with what changed: exactly the pages the demo
-	// edited (a new revision), each with its diff; no failed page is in a
-	// top list as if it were an article.
+	// edited (a new revision) among those of both nights, each with its
+	// diff, and the page it deleted, gone; no failed page is in a top list
+	// as if it were an article.
+	if len(d.Digest.Failed) != 1 || d.Digest.Failed[0].Page != "/wiki/"+snapshot.DeletedTitle || d.Digest.Failed[0].Cause != publish.CauseGone {
+		t.Errorf("the report's pages gone: %+v, want the deleted %s", d.Digest.Failed, snapshot.DeletedTitle)
+	}
 	edited := map[string]bool{}
 	for _, e := range d.Digest.Edited {
 		edited[e.Page] = true
@@ -68,8 +72,13 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	first, err := publish.ReadPrevious(filepath.Join(out, "demo", runs[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for p := range run.InDegree {
-		if _, failed := run.Unsound[p]; failed {
+		_, failed := run.Unsound[p]
+		if _, before := first.InDegree[p]; failed || !before { // an edit is news of a page kept
 			continue
 		}
 		title := strings.TrimPrefix(p, "/wiki/")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,6 +23,10 @@ import (
 type Server struct {
 	snap  *Snapshot
 	night atomic.Int32
+	// AllLinks serves every link as saved, links to pages the snapshot
+	// lacks included (cmd/gensnapshot, to crawl the corpus and the
+	// snapshot alike); by default they are red links.
+	AllLinks bool
 }
 
 // NewServer returns a server of snap at night 1.
@@ -57,7 +62,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	night := int(s.night.Load())
+	if Deleted(title, night) {
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, "<!DOCTYPE html><html><body><p>This page has been deleted.</p></body></html>")
+		return
+	}
 	body, last := Edit(title, body, night)
+	if !s.AllLinks {
+		body = s.redLinks(body)
+	}
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
 	h := w.Header()
@@ -70,6 +84,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.Write(body)
+}
+
+// DeletedTitle is the page the demo deletes from its second night on, so
+// that a re-crawl finds a page gone (changes.parquet's cause "gone").
+// Links to it stay, as they do on a wiki until someone edits them away.
+const DeletedTitle = "Seattle_Hotel"
+
+// Deleted reports whether title is deleted on night n.
+func Deleted(title string, n int) bool { return n >= 2 && title == DeletedTitle }
+
+// articleHref is a /wiki/ link's href and title, as the snapshot writes
+// them.
+var articleHref = regexp.MustCompile(`href="/wiki/([^"#?]*)"`)
+
+// redLinks serves links to pages the snapshot lacks as a wiki serves
+// links to missing pages: red links to the edit form (class "new"), which
+// a crawl does not follow, so the demo stays inside its snapshot.
+func (s *Server) redLinks(body []byte) []byte {
+	return articleHref.ReplaceAllFunc(body, func(m []byte) []byte {
+		raw := string(articleHref.FindSubmatch(m)[1])
+		title, err := url.PathUnescape(raw)
+		if err != nil || strings.Contains(title, ":") || s.snap.Pages[strings.ReplaceAll(title, " ", "_")] != nil {
+			return m
+		}
+		return []byte(`class="new" href="/w/index.php?title=` + url.QueryEscape(title) + `&amp;action=edit&amp;redlink=1"`)
+	})
 }
 
 // Edit returns page title's body as it is on night n, and the night it

@@ -2,9 +2,10 @@
 // topic, cut from the 2018 corpus (CC BY-SA; data/README.md has the
 // attribution and provenance), shipped inside the binary, and a loopback
 // server that serves them as en.wikipedia.org would: robots.txt, ETags and
-// Last-Modified with 304 answers, 404 for the pages the snapshot lacks,
-// and edits that accumulate night by night, so a re-crawl finds changed
-// pages and moved ranks.
+// Last-Modified with 304 answers, red links to the pages the snapshot
+// lacks, edits that accumulate night by night and one page deleted on
+// the second night, so a re-crawl finds changed pages, moved ranks and a
+// page gone.
 package snapshot
 
 import (

@@ -74,6 +74,7 @@ strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} ad
 {{if .Changed}}<h3>Content changed, no new revision known</h3><ul id="changed">{{range .Changed}}<li><a href="{{$.Wiki}}{{.}}">{{short .}}</a></li>{{end}}</ul>{{end}}
 {{if .Entered}}<h3>Entered</h3><ul id="entered">{{range .Entered}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
 {{if .Left}}<h3>Left</h3><ul id="left">{{range .Left}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
+{{if .Failed}}<h3>Failed or gone</h3><ul id="gone">{{range .Failed}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
 {{if .Movers}}<h3>Biggest movers (epsilon {{.Epsilon}})</h3><ul id="digest-movers">{{range .Movers}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a>: #{{.PreviousPosition}} → #{{.Position}}</li>{{end}}</ul>{{end}}
 <p class="note">Causes: linked / unlinked, a page linking to it was edited or changed this run; crawl, the crawl chose differently (reachable on both runs); gone, it answers 404 or 410; failed, its fetch failed. Movers are ranked among pages fetched soundly on both runs.</p>
 {{end}}{{else}}<p>What changed could not be read (the run's changes.parquet).</p>{{end}}

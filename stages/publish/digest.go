@@ -20,6 +20,7 @@ type Digest struct {
 	Changed     []string
 	Entered     []Moved // pages that became vertices, with their cause
 	Left        []Moved // pages that are vertices no more
+	Failed      []Moved // vertices of both runs whose fetch failed now (gone: 404 or 410)
 	Movers      []Mover // the biggest moves among sound vertices of both runs
 }
 
@@ -44,7 +45,7 @@ const DigestMovers = 10
 
 // Empty reports whether nothing changed.
 func (d *Digest) Empty() bool {
-	return len(d.Edited) == 0 && len(d.Changed) == 0 && len(d.Entered) == 0 && len(d.Left) == 0 && len(d.Movers) == 0
+	return len(d.Edited) == 0 && len(d.Changed) == 0 && len(d.Entered) == 0 && len(d.Left) == 0 && len(d.Failed) == 0 && len(d.Movers) == 0
 }
 
 // ReadDigest reads the digest of the published run in dir; prev, the
@@ -104,6 +105,8 @@ func ReadDigest(dir string, prev *Previous) (*Digest, error) {
 			d.Entered = append(d.Entered, Moved{r.page, r.cause})
 		case r.change == ChangeRemoved:
 			d.Left = append(d.Left, Moved{r.page, r.cause})
+		case r.cause == CauseGone || r.cause == CauseFailed:
+			d.Failed = append(d.Failed, Moved{r.page, r.cause})
 		case Sound(r.cause) && r.pos != r.prevPos:
 			d.Movers = append(d.Movers, Mover{r.page, r.rank, r.prevRank, r.pos, r.prevPos})
 		}

@@ -83,7 +83,11 @@ func entryTitle(e FeedEntry) string {
 		if d.Empty() {
 			return t + ": nothing changed"
 		}
-		return t + fmt.Sprintf(": %d edited, %d changed, %d entered, %d left", len(d.Edited), len(d.Changed), len(d.Entered), len(d.Left))
+		t += fmt.Sprintf(": %d edited, %d changed, %d entered, %d left", len(d.Edited), len(d.Changed), len(d.Entered), len(d.Left))
+		if len(d.Failed) > 0 {
+			t += fmt.Sprintf(", %d failed or gone", len(d.Failed))
+		}
+		return t
 	}
 	return t
 }
@@ -119,7 +123,7 @@ func entryHTML(e FeedEntry, wiki string) string {
 	page := func(p string) string {
 		return fmt.Sprintf(`<a href="%s">%s</a>`, esc(wiki+p), esc(strings.TrimPrefix(p, "/wiki/")))
 	}
-	var edited, changed, entered, left, movers []string
+	var edited, changed, entered, left, failed, movers []string
 	for _, ed := range d.Edited {
 		edited = append(edited, page(ed.Page)+fmt.Sprintf(` (<a href="%s">diff</a>)`, esc(ed.DiffURL(wiki))))
 	}
@@ -132,6 +136,9 @@ func entryHTML(e FeedEntry, wiki string) string {
 	for _, m := range d.Left {
 		left = append(left, page(m.Page)+" ("+esc(m.Cause)+")")
 	}
+	for _, m := range d.Failed {
+		failed = append(failed, page(m.Page)+" ("+esc(m.Cause)+")")
+	}
 	for _, m := range d.Movers {
 		movers = append(movers, page(m.Page)+fmt.Sprintf(" #%d → #%d (epsilon %g)", m.PreviousPosition, m.Position, d.Epsilon))
 	}
@@ -139,6 +146,7 @@ func entryHTML(e FeedEntry, wiki string) string {
 	list("Content changed", changed)
 	list("Entered", entered)
 	list("Left", left)
+	list("Failed or gone", failed)
 	list("Biggest movers", movers)
 	return b.String()
 }

@@ -223,6 +223,12 @@ func builtinDefaults() Job {
 	}
 }
 
+// MaxJobName bounds a job's name: it names the job's folder and, with a
+// suffix, files in it and beside it (crawl-state.sqlite.lock; state_dir's
+// <job>/; evaluate's <job>/<strategy>.sqlite), and a file system's names
+// end at 255 bytes.
+const MaxJobName = 100
+
 // DefaultNotifyTimeout bounds a webhook's delivery, retries included:
 // short, since a receiver that is down for longer misses one message, and
 // a one-shot run waits for deliveries before its process exits.

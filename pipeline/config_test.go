@@ -67,6 +67,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"    max_pages: 1000\n", "    notify:\n      - {url: https://h.example.org/x, colour: red}\n", `jobs.yaml:11: job "tennis": colour: unknown key`},
 		{"    max_pages: 1000\n", "    notify: https://h.example.org/x\n", `jobs.yaml:10: job "tennis": notify: want a list of {url: ..., on: [run, failure, change]}`},
 		{"    max_pages: 1000\n", "    notify_timeout: 1h\n", `jobs.yaml:10: job "tennis": notify_timeout: 1h0m0s must be in (0, 10m0s]`},
+		{"  - name: plain\n", "  - name: " + strings.Repeat("x", 300) + "\n", `jobs.yaml:11: job "` + strings.Repeat("x", 300) + `": name: is 300 characters: at most 100`},
 		{"    max_pages: 1000\n", "    feed_entries: 0\n", `jobs.yaml:10: job "tennis": feed_entries: 0 must be in [1, 1000]`},
 		{"    max_pages: 1000\n", "    colour: blue\n", `jobs.yaml:10: job "tennis": colour: unknown key (known: admission, base_url,`},
 		{"    max_pages: 1000\n", "    max_pages: lots\n", `jobs.yaml:10: job "tennis": max_pages: want a whole number, got "lots"`},

@@ -29,6 +29,8 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	}
 	if !jobName.MatchString(j.Name) {
 		bad("name", "%q is not a safe path segment: want [a-z0-9][a-z0-9_-]*", j.Name)
+	} else if len(j.Name) > MaxJobName {
+		bad("name", "is %d characters: at most %d, so that every file named after it (the job's folder, its crawl state, evaluate's states) fits a file system's 255-byte names", len(j.Name), MaxJobName)
 	}
 	if _, err := time.LoadLocation(j.Timezone); err != nil || j.Timezone == "" || strings.EqualFold(j.Timezone, "local") {
 		hint := "such as UTC or Europe/Paris"

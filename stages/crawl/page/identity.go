@@ -60,12 +60,12 @@ func ReadIdentity(body []byte) Identity {
 	}
 	if id.PageID == 0 {
 		if m := parsoidPageID.FindSubmatch(head); m != nil {
-			id.PageID, _ = strconv.ParseInt(string(m[1]), 10, 64)
+			id.PageID = exactID(string(m[1]))
 		}
 	}
 	if id.RevisionID == 0 {
 		if m := parsoidRevision.FindSubmatch(head); m != nil {
-			id.RevisionID, _ = strconv.ParseInt(string(m[1]), 10, 64)
+			id.RevisionID = exactID(string(m[1]))
 		}
 	}
 	sortKeys := map[string]string{}
@@ -111,10 +111,22 @@ func configInt(head []byte, key string) int64 {
 	}
 	rest := head[i+len(key):]
 	n := 0
-	for n < len(rest) && n < 15 && rest[n] >= '0' && rest[n] <= '9' {
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
 		n++
 	}
-	v, _ := strconv.ParseInt(string(rest[:n]), 10, 64)
+	if n < len(rest) && !bytes.ContainsRune([]byte(",}] \t\r\n"), rune(rest[n])) {
+		return 0 // a number that is no whole id (1.5, 1e3): none rather than a guess
+	}
+	return exactID(string(rest[:n]))
+}
+
+// exactID parses an id exactly: a positive integer that fits MediaWiki's
+// bigint ids, else 0 (absent), never a truncated or rounded guess.
+func exactID(s string) int64 {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v <= 0 {
+		return 0
+	}
 	return v
 }
 

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -38,11 +40,19 @@ func serveDemo(ctx context.Context, addr, jobsFile string, night int, stdout io.
 	if _, err := pipeline.ParseConfig(jobsFile, []byte(jobs)); err != nil {
 		return err // the file below must always be valid
 	}
-	if err := os.WriteFile(jobsFile, []byte(jobs), 0o644); err != nil {
+	written, kept := jobsFile, ""
+	if edited(jobsFile) {
+		kept, written = jobsFile, strings.TrimSuffix(jobsFile, filepath.Ext(jobsFile))+".new"+filepath.Ext(jobsFile)
+		jobsFile = written
+	}
+	if err := os.WriteFile(written, []byte(jobs), 0o644); err != nil {
 		return &pipeline.Error{Op: "demo", Kind: pipeline.Invalid, Err: fmt.Errorf("writing the jobs file: %w (-jobs names another)", err)}
 	}
 	fmt.Fprintf(stdout, "Serving %d real Wikipedia pages (2018, CC BY-SA) as en.wikipedia.org at %s (night %d), until stopped (Ctrl-C).\n", len(snap.Pages), base, night)
-	fmt.Fprintf(stdout, "Wrote %s: jobs that crawl them. Try, from another terminal:\n\n", jobsFile)
+	if kept != "" {
+		fmt.Fprintf(stdout, "%s has your edits: left as it is (set its base_url to %s, or serve at its address with -addr).\n", kept, base)
+	}
+	fmt.Fprintf(stdout, "Wrote %s: jobs that crawl them. Try, from another terminal:\n\n", written)
 	for _, c := range []string{
 		"runner validate -config " + jobsFile,
 		"runner evaluate -config " + jobsFile + " -job demo-sports -strategies bfs,similarity,learned",
@@ -56,6 +66,21 @@ func serveDemo(ctx context.Context, addr, jobsFile string, night int, stdout io.
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// servedBase is the base_url a jobs file demo -serve wrote names.
+var servedBase = regexp.MustCompile(`(?m)^  base_url: (\S+)$`)
+
+// edited reports whether path holds something other than a jobs file
+// demo -serve wrote (for whatever address): a file the user changed,
+// which is never overwritten. An absent file is not edited.
+func edited(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	m := servedBase.FindSubmatch(b)
+	return m == nil || string(b) != demoJobs(string(m[1]))
 }
 
 // demoJobs is the jobs file demo -serve writes: the demo's job and a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,5 +36,30 @@ func TestDemoServe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("serve: %v", err)
+	}
+
+	// Served again, the file it wrote (another address) is rewritten; a
+	// file the user edited is left as it is, and the new one goes beside.
+	serveOnce := func() string {
+		ctx, cancel := context.WithCancel(context.Background())
+		var out strings.Builder
+		go func() { <-ready; cancel() }()
+		if err := serveDemo(ctx, "127.0.0.1:0", jobs, 1, &out, func(base string) { ready <- base }); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if out := serveOnce(); strings.Contains(out, "has your edits") {
+		t.Errorf("its own file counted as edited:\n%s", out)
+	}
+	b, _ := os.ReadFile(jobs)
+	mine := strings.Replace(string(b), "jobs:\n", "jobs:\n  - {name: my-transit, seeds: [/wiki/Seattle], topics: [transit, bus]}\n", 1)
+	os.WriteFile(jobs, []byte(mine), 0o644)
+	o := serveOnce()
+	if after, _ := os.ReadFile(jobs); string(after) != mine || !strings.Contains(o, "has your edits") || !strings.Contains(o, "demo-jobs.new.yaml") {
+		t.Errorf("the user's edited file: overwritten %v\n%s", string(after) != mine, o)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(jobs, ".yaml") + ".new.yaml"); err != nil {
+		t.Errorf("its own copy: %v", err)
 	}
 }

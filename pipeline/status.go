@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -36,8 +38,16 @@ func Status(root string, cfg *Config, now time.Time) ([]JobStatus, error) {
 	for _, job := range cfg.Jobs {
 		st := JobStatus{Job: job.Name, Schedule: job.Schedule, Next: job.NextRun(now), Healthy: true}
 		st.LastComplete, st.LastPartial, st.Damaged = newest(root, job.Name)
-		if st.Damaged != "" {
+		switch {
+		case strings.HasPrefix(st.Damaged, noWholeRun):
+			st.Healthy, st.Reason = false, st.Damaged
+		case st.Damaged != "":
 			st.Healthy, st.Reason = false, "damaged: "+st.Damaged+" ('runner verify -job "+job.Name+" -repair' mends it)"
+		}
+		if m := st.LastComplete; m != nil && st.Healthy && m.Started.After(now.Add(ClockSlack)) {
+			st.Healthy, st.Reason = false, fmt.Sprintf("clock ahead: the newest complete run %s started %s, %s after this host's now; "+
+				"a host's clock was ahead when it ran or is behind now: set it right (timedatectl, NTP); "+
+				"the next run is published after it", m.RunID, m.Started.Format(time.RFC3339), m.Started.Sub(now).Round(time.Minute))
 		}
 		if job.Schedule != "" && st.Healthy {
 			interval := job.NextRun(st.Next).Sub(st.Next)
@@ -55,6 +65,13 @@ func Status(root string, cfg *Config, now time.Time) ([]JobStatus, error) {
 	}
 	return out, nil
 }
+
+// noWholeRun begins the status of a job whose every run was moved aside.
+const noWholeRun = "no whole run left"
+
+// ClockSlack is how far in the future a run may be dated before status
+// calls the clock ahead: hosts' clocks differ by seconds, not minutes.
+const ClockSlack = 5 * time.Minute
 
 // newest returns the manifests of the job's newest complete run (the
 // one LATEST names) and newest partial run, and what a cheap check found
@@ -83,6 +100,10 @@ func newest(root, job string) (complete, partial *Manifest, damaged string) {
 	}
 	for i := len(c.Partial) - 1; i >= 0 && partial == nil; i-- {
 		partial, _ = readManifest(c.Find(c.Partial[i]))
+	}
+	if aside, err := publishedRuns(filepath.Join(c.Dir, damagedDir)); err == nil && len(aside) > 0 && complete == nil && damaged == "" {
+		damaged = fmt.Sprintf(noWholeRun+": %d moved aside to %s (%s); they are kept, never deleted: look at them, "+
+			"and the next 'runner run -job %s' publishes a new one", len(aside), filepath.Join(c.Dir, damagedDir), strings.Join(aside, ", "), job)
 	}
 	return complete, partial, damaged
 }

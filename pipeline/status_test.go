@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,5 +81,22 @@ func TestStatus(t *testing.T) {
 	}
 	if st := at(5, 30); st[0].Healthy { // the 03:00 run is 2 h 30 old: two hourly runs missed
 		t.Errorf("a job two intervals behind is healthy: %+v", st[0])
+	}
+	// A clock stepped back after a run: the run is dated in the future,
+	// which is no health (its age would be negative for months).
+	if st := at(1, 0); st[0].Healthy || !strings.HasPrefix(st[0].Reason, "clock ahead") {
+		t.Errorf("a run dated two hours ahead: %+v", st[0])
+	}
+	// Every run moved aside: not "never run", but named, with what to do.
+	dir := filepath.Join(r.OutDir, "good")
+	latest, _ := os.ReadFile(filepath.Join(dir, "LATEST"))
+	id := strings.TrimSpace(string(latest))
+	if _, err := moveDamaged(dir, id); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "LATEST"))
+	st = at(4, 30)
+	if st[0].Healthy || st[0].NeverRun || !strings.Contains(st[0].Reason, id) || !strings.Contains(st[0].Reason, "damaged") {
+		t.Errorf("every run moved aside: %+v", st[0])
 	}
 }

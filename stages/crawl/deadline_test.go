@@ -43,3 +43,16 @@ func TestDeadlineFollowsTheHost(t *testing.T) {
 		t.Errorf("a rare slow answer: %v, want %v", d, MinDeadline)
 	}
 }
+
+// A 404 recorded under a clock that was ahead is due now, not in a year.
+func TestRecentFutureIsDue(t *testing.T) {
+	week := 7 * 24 * time.Hour
+	for _, c := range []struct {
+		age  time.Duration
+		want bool
+	}{{time.Hour, true}, {week, false}, {-365 * 24 * time.Hour, false}, {0, true}} {
+		if got := recent(c.age, week); got != c.want {
+			t.Errorf("recent(%v, a week) = %v, want %v", c.age, got, c.want)
+		}
+	}
+}

@@ -117,7 +117,9 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 	var have bool
 	if c.cfg.State != nil {
 		if c.cfg.RecheckMissing > 0 { // a page that answered 404/410 lately is not asked again
-			if status, at, ok := c.cfg.State.Missing(key); ok && time.Since(at) < c.cfg.RecheckMissing {
+			// A record dated in the future (the clock was ahead then) is
+			// due now: no recheck waits past now plus its interval.
+			if status, at, ok := c.cfg.State.Missing(key); ok && recent(time.Since(at), c.cfg.RecheckMissing) {
 				return fetched{resp: Response{Status: status, Class: ClassHTTP, Err: fmt.Errorf("HTTP %d", status)},
 					at: time.Now().UTC(), replayed: true}
 			}
@@ -191,6 +193,10 @@ func (c *crawler) request(ctx context.Context, key string, old Stored, have bool
 	f.resp.Body = nil
 	return f
 }
+
+// recent reports whether an age is within d: a negative age (a time in
+// the future) is not recent.
+func recent(age, d time.Duration) bool { return age >= 0 && age < d }
 
 // drain waits for fetches still running (after an interruption, or pages
 // fetched ahead that best-first admission never took). Their requests are

@@ -4,6 +4,7 @@
 package deploy_test
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -104,6 +105,7 @@ func TestKubernetes(t *testing.T) {
 	}
 	uid := imageUID(t)
 	cronjobs := 0
+	hosts := map[string]string{} // host -> the CronJob crawling it
 	for name, o := range objs {
 		if !strings.HasPrefix(name, "CronJob/") {
 			continue
@@ -118,14 +120,40 @@ func TestKubernetes(t *testing.T) {
 			}
 			return ""
 		}
-		job, ok := cfg.Job(flag("-job"))
+		// Every job it runs is of one host, on its schedule, and no other
+		// CronJob crawls that host: one process per host keeps the host's
+		// politeness budget whole.
+		var jobs []pipeline.Job
+		for i := range args {
+			if args[i] == "-job" && i+1 < len(args) {
+				j, ok := cfg.Job(args[i+1])
+				if !ok {
+					t.Errorf("%s: -job %s is not in the ConfigMap", name, args[i+1])
+					continue
+				}
+				jobs = append(jobs, j)
+			}
+		}
+		for _, j := range jobs {
+			u, _ := url.Parse(j.BaseURL)
+			if other, ok := hosts[u.Host]; ok && other != name {
+				t.Errorf("%s and %s both crawl %s: run a host's jobs in one CronJob", name, other, u.Host)
+			}
+			hosts[u.Host] = name
+			if get(o, "spec", "schedule") != j.Schedule || get(o, "spec", "timeZone") != j.Timezone {
+				t.Errorf("%s: schedule %v %v, job %s's is %q %s", name, get(o, "spec", "schedule"), get(o, "spec", "timeZone"), j.Name, j.Schedule, j.Timezone)
+			}
+		}
+		var job pipeline.Job
+		ok := len(jobs) > 0
+		if ok {
+			job = jobs[0]
+		}
 		switch {
 		case get(o, "spec", "concurrencyPolicy") != "Forbid":
 			t.Errorf("%s: concurrencyPolicy %v, want Forbid", name, get(o, "spec", "concurrencyPolicy"))
 		case args[0] != "run" || !ok:
 			t.Errorf("%s: args %v: want run -job of a job in the ConfigMap", name, args)
-		case get(o, "spec", "schedule") != job.Schedule || get(o, "spec", "timeZone") != job.Timezone:
-			t.Errorf("%s: schedule %v %v, the job's is %q %s", name, get(o, "spec", "schedule"), get(o, "spec", "timeZone"), job.Schedule, job.Timezone)
 		case get(pod, "securityContext", "runAsUser") != uid || get(pod, "securityContext", "fsGroup") != uid:
 			t.Errorf("%s: runAsUser %v, fsGroup %v; the image's user is %d", name, get(pod, "securityContext", "runAsUser"), get(pod, "securityContext", "fsGroup"), uid)
 		case get(c, "securityContext", "readOnlyRootFilesystem") != true || get(c, "securityContext", "allowPrivilegeEscalation") != false:

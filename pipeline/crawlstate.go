@@ -31,7 +31,13 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, hi
 			"state", path, "moved_to", d.Aside, "err", d.Err)
 	}
 	m.ResumedFrom = state.Resumes()
+	release, err := r.leaseHost(ctx, job, log)
+	if err != nil {
+		state.Finish(store.StatusInterrupted) // not crawled: the next run starts it again
+		return nil, err
+	}
 	res, err := r.crawlWith(ctx, job, state, m, hist, log)
+	release()
 	ended := StatusComplete
 	switch {
 	case ctx.Err() != nil:

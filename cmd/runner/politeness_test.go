@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+)
+
+// requestLog is a wiki that records when each request started and how
+// many were in flight at once.
+type requestLog struct {
+	mu               sync.Mutex
+	starts           []time.Time
+	inFlight, maxFly int
+}
+
+func (l *requestLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	l.mu.Lock()
+	l.starts = append(l.starts, time.Now())
+	l.inFlight++
+	l.maxFly = max(l.maxFly, l.inFlight)
+	l.mu.Unlock()
+	defer func() { l.mu.Lock(); l.inFlight--; l.mu.Unlock() }()
+	if r.URL.Path == "/robots.txt" {
+		fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		return
+	}
+	var i int
+	if _, err := fmt.Sscanf(r.URL.Path, "/wiki/Page_%d", &i); err != nil || i < 0 || i >= 100 {
+		http.NotFound(w, r)
+		return
+	}
+	time.Sleep(30 * time.Millisecond) // a server's work, so that requests overlap
+	w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+	fmt.Fprint(w, wikitest.Article(i, 100))
+}
+
+// busiest returns the most request starts in any one-second window.
+func (l *requestLog) busiest() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := slices.Clone(l.starts)
+	slices.SortFunc(s, func(a, b time.Time) int { return a.Compare(b) })
+	most := 0
+	for i, t := range s {
+		j := i
+		for j < len(s) && s[j].Sub(t) < time.Second {
+			j++
+		}
+		most = max(most, j-i)
+	}
+	return most
+}
+
+// Two processes crawling two jobs on one host, sharing an output root (as
+// two CronJobs share a volume), together never exceed the host's max_rps
+// in any second nor its concurrency: they take turns with the host lease.
+func TestPolitenessAcrossProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two crawls of 25 pages at 5 requests a second")
+	}
+	bin := buildRunner(t)
+	log := &requestLog{}
+	srv := httptest.NewServer(log)
+	defer srv.Close()
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.yaml")
+	os.WriteFile(jobs, []byte(`defaults:
+  base_url: `+srv.URL+`
+  user_agent: "topicrank-test/0.1 (ops@example.org)"
+  max_pages: 25
+  link_scope: body
+  politeness: {max_rps: 5, concurrency: 2}
+jobs:
+  - {name: one, seeds: [/wiki/Page_0], topics: [tennis]}
+  - {name: two, seeds: [/wiki/Page_50], topics: [racket]}
+`), 0o644)
+	out := filepath.Join(dir, "outputs")
+	var wg sync.WaitGroup
+	logs := make([]bytes.Buffer, 2)
+	for i, job := range []string{"one", "two"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(bin, "run", "-config", jobs, "-job", job, "-out", out)
+			cmd.Stderr = &logs[i]
+			if err := cmd.Run(); err != nil {
+				t.Errorf("run -job %s: %v\n%s", job, err, logs[i].String())
+			}
+		}()
+	}
+	wg.Wait()
+	if n := log.busiest(); n > 5 {
+		t.Errorf("%d requests in one second, max_rps 5", n)
+	}
+	if log.maxFly > 2 {
+		t.Errorf("%d requests in flight at once, concurrency 2", log.maxFly)
+	}
+	if len(log.starts) < 50 {
+		t.Errorf("%d requests: both crawls should have run", len(log.starts))
+	}
+	waited := strings.Contains(logs[0].String()+logs[1].String(), "waiting for the host lease")
+	t.Logf("%d requests, busiest second %d, most in flight %d, one waited for the other: %v", len(log.starts), log.busiest(), log.maxFly, waited)
+}

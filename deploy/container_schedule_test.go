@@ -30,7 +30,7 @@ type cronJob struct {
 
 func cronJobSpec(t *testing.T) cronJob {
 	objs := objects(t)
-	pod := get(objs["CronJob/topicrank-seattle"], "spec", "jobTemplate", "spec", "template", "spec")
+	pod := get(objs["CronJob/topicrank-en-wikipedia"], "spec", "jobTemplate", "spec", "template", "spec")
 	c := get(pod, "containers", 0)
 	cj := cronJob{args: toStrings(get(c, "args")), mounts: map[string]string{},
 		uid: get(pod, "securityContext", "runAsUser").(int), gid: get(pod, "securityContext", "runAsGroup").(int)}

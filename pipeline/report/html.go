@@ -47,6 +47,8 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; border-bottom:
 table { border-collapse: collapse; margin: .5em 0; } td, th { padding: 2px 10px; text-align: left; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #f6f6f6; }
+ul.inline { padding: 0; margin: .3em 0; } ul.inline li { display: inline; } ul.inline li:not(:last-child)::after { content: "; "; }
+h3 { font-size: 1em; margin: .8em 0 .2em; }
 .status-complete { color: #007a3d; } .status-partial { color: #b35900; }
 .chart text.tick { font-size: 11px; fill: #444; } .chart text.legend { font-size: 12px; fill: #333; } .chart text.axis { font-size: 12px; }
 .chart line.grid { stroke: #e4e4e4; } .problems { color: #b35900; } .note { color: #555; font-size: .92em; }
@@ -70,18 +72,18 @@ strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} ad
 <h2 id="since">{{if .PreviousRun}}Since the run of {{date .PreviousRun}}{{else}}Since the previous run{{end}}</h2>
 {{with .Digest}}{{if not .PreviousRun}}<p>This is the job's first run: nothing to compare with yet.</p>
 {{else if .Empty}}<p>Nothing changed: no page was edited, entered or left, and no page moved.</p>
-{{else}}{{if .Edited}}<h3>Edited</h3><ul id="edited">{{range .Edited}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> (<a href="{{.DiffURL $.Wiki}}">{{if .PreviousRevision}}diff{{else}}history{{end}}</a>)</li>{{end}}</ul>{{end}}
-{{if .Changed}}<h3>Content changed, no new revision known</h3><ul id="changed">{{range .Changed}}<li><a href="{{$.Wiki}}{{.}}">{{short .}}</a></li>{{end}}</ul>{{end}}
-{{if .Entered}}<h3>Entered</h3><ul id="entered">{{range .Entered}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
-{{if .Left}}<h3>Left</h3><ul id="left">{{range .Left}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
-{{if .Failed}}<h3>Failed or gone</h3><ul id="gone">{{range .Failed}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
-{{if .Movers}}<h3>Biggest movers (epsilon {{.Epsilon}})</h3><ul id="digest-movers">{{range .Movers}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a>: #{{.PreviousPosition}} → #{{.Position}}</li>{{end}}</ul>{{end}}
+{{else}}{{if .Edited}}<h3>Edited ({{len .Edited}})</h3><ul class="inline" id="edited">{{range .Edited}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> (<a href="{{.DiffURL $.Wiki}}">{{if .PreviousRevision}}diff{{else}}history{{end}}</a>)</li>{{end}}</ul>{{end}}
+{{if .Changed}}<h3>Content changed, no new revision known ({{len .Changed}})</h3><ul class="inline" id="changed">{{range .Changed}}<li><a href="{{$.Wiki}}{{.}}">{{short .}}</a></li>{{end}}</ul>{{end}}
+{{if .Entered}}<h3>Entered ({{len .Entered}})</h3><ul class="inline" id="entered">{{range .Entered}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
+{{if .Left}}<h3>Left ({{len .Left}})</h3><ul class="inline" id="left">{{range .Left}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
+{{if .Failed}}<h3>Failed or gone</h3><ul class="inline" id="gone">{{range .Failed}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
+{{if .Movers}}<h3>Biggest movers (epsilon {{.Epsilon}})</h3><ul class="inline" id="digest-movers">{{range .Movers}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a>: #{{.PreviousPosition}} → #{{.Position}}</li>{{end}}</ul>{{end}}
 <p class="note">Causes: linked / unlinked, a page linking to it was edited or changed this run; crawl, the crawl chose differently (reachable on both runs); gone, it answers 404 or 410; failed, its fetch failed. Movers are ranked among pages fetched soundly on both runs.</p>
 {{end}}{{else}}<p>What changed could not be read (the run's changes.parquet).</p>{{end}}
 
 {{if gt (len .Nights) 1}}
 <h2>Harvest night by night</h2>
-<table id="nights"><tr><th>run</th><th class="n">relevant</th><th class="n">judged</th><th class="n">harvest</th><th class="n">kept</th><th class="n">entered</th><th class="n">left</th><th class="n">Jaccard</th><th class="n">ranked by memory</th><th class="n">by the model</th><th class="n">explored</th></tr>
+<table id="nights"><tr><th>run</th><th class="n">relevant</th><th class="n">judged</th><th class="n">harvest</th><th class="n">kept</th><th class="n">entered</th><th class="n">left</th><th class="n">Jaccard</th><th class="n">memory</th><th class="n">model</th><th class="n">explored</th></tr>
 {{range .Nights}}<tr><td>{{date .RunID}}</td><td class="n">{{.Relevant}}</td><td class="n">{{.Judged}}</td><td class="n">{{pct .Harvest}}%</td>{{with .Churn}}<td class="n">{{.Kept}}</td><td class="n">{{.Entered}}</td><td class="n">{{.Left}}</td><td class="n">{{printf "%.2f" .Jaccard}}</td>{{else}}<td class="n">–</td><td class="n">–</td><td class="n">–</td><td class="n">–</td>{{end}}{{if .HasAdmissions}}<td class="n">{{.Memory}}</td><td class="n">{{.Model}}</td><td class="n">{{.Exploration}}</td>{{else}}<td class="n">–</td><td class="n">–</td><td class="n">–</td>{{end}}</tr>
 {{end}}</table>
 <p class="note">Kept, entered, left: the vertices this run shares with the run before, and those only in this one or only in that one; Jaccard = kept / (kept + entered + left). With best-first admission a night holds the last night's graph still ("memory"): it keeps its vertices except pages displaced by known better ones and a share explored for pages never fetched ("explored"), larger while exploring finds relevant pages.</p>

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/topicrank/topicrank/internal/version"
 	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/publish"
 )
@@ -21,6 +24,9 @@ type Finding struct {
 	Path     string // the damaged file or folder
 	Problem  string
 	Repaired string // what -repair did ("" if nothing)
+	// Note says it is no damage, only worth knowing (an older crawl state
+	// schema, which the next run migrates): never a reason for -repair.
+	Note bool
 }
 
 // Verify checks every published run of job under root against its
@@ -53,6 +59,7 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 		if runDir == "" {
 			runDir = filepath.Join(dir, id)
 		}
+		out = append(out, unlisted(dir, id, runDir, mend)...)
 		if err := checkRun(runDir); err != nil {
 			f := Finding{Run: id, Path: runDir, Problem: err.Error()}
 			if mend {
@@ -72,7 +79,9 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 		out = append(out, Finding{Run: id, Path: filepath.Join(dir, latestFile),
 			Problem: fmt.Sprintf("run %s is newer than the run LATEST names (%q): a publication cut short", id, c.Latest)})
 	}
-	if err := store.Check(statePath); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := store.Check(statePath); errors.Is(err, store.ErrOlderSchema) {
+		out = append(out, Finding{Path: statePath, Problem: err.Error(), Note: true})
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		f := Finding{Path: statePath, Problem: err.Error()}
 		if mend {
 			to, err := store.MoveAside(statePath)
@@ -83,7 +92,8 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 		}
 		out = append(out, f)
 	}
-	if mend && len(out) > 0 {
+	out = append(out, strayFolders(dir)...)
+	if mend && damage(out) {
 		if _, err := repair(dir, job, log); err != nil {
 			return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
 		}
@@ -91,7 +101,7 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 			return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
 		}
 		for i := range out {
-			if out[i].Repaired == "" {
+			if out[i].Repaired == "" && !out[i].Note {
 				out[i].Repaired = "LATEST and runs.parquet rebuilt from the runs left"
 			}
 		}
@@ -135,13 +145,26 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// damage reports whether findings hold damage, not only notes.
+func damage(findings []Finding) bool {
+	return slices.ContainsFunc(findings, func(f Finding) bool { return !f.Note })
+}
+
 // verifyRuns checks that runs.parquet lists exactly the runs of the
-// catalogue, with their statuses.
+// catalogue, with their statuses, and holds exactly what their manifests
+// say: it is made from them alone, so it is compared with the table they
+// make, byte for byte (a flipped bit in any cell is found).
 func verifyRuns(dir string, c *Catalog) []Finding {
 	path := filepath.Join(dir, runsFile)
 	var want []string
+	var rows []publish.RunRow
+	newest := &Manifest{}
 	for _, m := range c.manifests() {
 		want = append(want, m.RunID+" "+m.Status)
+		rows = append(rows, runRow(m))
+		if m.RunID > newest.RunID {
+			newest = m
+		}
 	}
 	slices.Sort(want)
 	if !exists(path) {
@@ -161,6 +184,17 @@ func verifyRuns(dir string, c *Catalog) []Finding {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		return []Finding{{Path: path, Problem: fmt.Sprintf("lists %d runs, the folders hold %d: %v against %v", len(got), len(want), got, want)}}
+	}
+	if newest.Version != version.String() {
+		return nil // written by the program that published the newest run: its table, not ours to compare
+	}
+	slices.SortFunc(rows, func(a, b publish.RunRow) int { return strings.Compare(a.RunID, b.RunID) })
+	made, err := publish.EncodeRuns(filepath.Base(dir), rows)
+	if err != nil {
+		return []Finding{{Path: path, Problem: err.Error()}}
+	}
+	if on, err := os.ReadFile(path); err != nil || !bytes.Equal(on, made) {
+		return []Finding{{Path: path, Problem: "its content differs from what the runs' manifests say (a changed cell, column or footer)"}}
 	}
 	return nil
 }

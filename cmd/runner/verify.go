@@ -44,19 +44,25 @@ func cmdVerify(_ context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		}
 		findings, err := pipeline.Verify(*out, job, state, *mend, log)
+		damaged := false
 		for _, f := range findings {
 			line := fmt.Sprintf("%s: %s: %s", job, f.Path, f.Problem)
-			if f.Repaired != "" {
+			switch {
+			case f.Note:
+				line = fmt.Sprintf("%s: note: %s: %s", job, f.Path, f.Problem)
+			case f.Repaired != "":
 				line += " -> repaired: " + f.Repaired
-			} else {
+				damaged = true
+			default:
 				bad++
+				damaged = true
 			}
 			fmt.Fprintln(stdout, line)
 		}
 		if err != nil {
 			return err
 		}
-		if len(findings) == 0 {
+		if !damaged {
 			fmt.Fprintf(stdout, "%s: ok\n", job)
 		}
 	}

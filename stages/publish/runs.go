@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -62,6 +63,16 @@ func WriteRuns(path, job string, rows []RunRow) error {
 		return err
 	}
 	return os.Rename(filepath.Join(dir, tmp), path)
+}
+
+// EncodeRuns returns the bytes WriteRuns writes for rows: verify compares
+// a job's runs.parquet with them.
+func EncodeRuns(job string, rows []RunRow) ([]byte, error) {
+	var b bytes.Buffer
+	if _, err := writeTable(&b, &Input{Job: job}, runsTable(rows)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 func runsTable(rows []RunRow) tableSpec {

@@ -181,6 +181,10 @@ func checkHeader(path string) error {
 // Check opens the state file at path read-only and reports whether it is
 // sound: SQLite's integrity check and every stored copy's checksum. It
 // takes no lock and changes nothing (runner verify).
+// ErrOlderSchema says a state is sound but of an older schema: the next
+// run migrates it (one transaction), keeping every stored copy.
+var ErrOlderSchema = errors.New("older schema, migrated on the next run")
+
 func Check(path string) error {
 	if _, err := os.Stat(path); err != nil {
 		return err
@@ -192,6 +196,13 @@ func Check(path string) error {
 	defer s.db.Close()
 	if err := s.check(); err != nil {
 		return describe(err)
+	}
+	var version int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return describe(err)
+	}
+	if _, older := migrations[version]; older {
+		return fmt.Errorf("%w (version %d, this program's is %d)", ErrOlderSchema, version, schemaVersion)
 	}
 	bad, err := s.verifyAll()
 	if err != nil {

@@ -1,0 +1,95 @@
+package pipeline
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl/wikitest"
+
+	_ "modernc.org/sqlite"
+)
+
+// verify checks every byte it names: a flipped byte in runs.parquet, a
+// file the manifest does not list (found, and moved aside by -repair,
+// never deleted) and a folder of Parquet files no run names. An older
+// crawl state schema is a note, not damage: -repair leaves it be.
+func TestVerifyChecksWhatItNames(t *testing.T) {
+	w := wikitest.New(t, 100)
+	r := testRunner(t, w.URL())
+	job := testJob("tennis", 30)
+	m, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.OutDir, "tennis")
+	state := filepath.Join(dir, stateFile)
+	verify := func(mend bool) []Finding {
+		t.Helper()
+		f, err := Verify(r.OutDir, "tennis", state, mend, r.Log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if f := verify(false); len(f) != 0 {
+		t.Fatalf("a whole run: %+v", f)
+	}
+
+	// One byte of runs.parquet changed (in a page of values, not the footer).
+	runs := filepath.Join(dir, runsFile)
+	b, _ := os.ReadFile(runs)
+	orig := append([]byte(nil), b...)
+	b[len(b)/3] ^= 0x01
+	os.WriteFile(runs, b, 0o644)
+	if f := verify(false); len(f) != 1 || f[0].Path != runs {
+		t.Errorf("a flipped bit in runs.parquet: %+v", f)
+	}
+	os.WriteFile(runs, orig, 0o644)
+
+	// A table the manifest does not list.
+	extra := filepath.Join(dir, m.RunID, "ranks", "0.5.parquet")
+	data, _ := os.ReadFile(filepath.Join(dir, m.RunID, "ranks", "0.01.parquet"))
+	os.WriteFile(extra, data, 0o644)
+	if f := verify(false); len(f) != 1 || f[0].Path != extra || !strings.Contains(f[0].Problem, "not in the run's manifest") {
+		t.Errorf("an unlisted table: %+v", f)
+	}
+	if f := verify(true); len(f) != 1 || !strings.Contains(f[0].Repaired, "moved to") {
+		t.Errorf("-repair of an unlisted table: %+v", f)
+	}
+	if _, err := os.Stat(filepath.Join(dir, damagedDir, "unlisted-"+m.RunID, "ranks", "0.5.parquet")); err != nil {
+		t.Errorf("the unlisted table was not kept aside: %v", err)
+	}
+	if f := verify(false); len(f) != 0 {
+		t.Errorf("after -repair: %+v", f)
+	}
+
+	// A copy of a run under another name: the globs would read it.
+	copied := filepath.Join(dir, "backup")
+	os.MkdirAll(copied, 0o755)
+	os.WriteFile(filepath.Join(copied, "pages.parquet"), data, 0o644)
+	if f := verify(false); len(f) != 1 || f[0].Path != copied {
+		t.Errorf("a stray folder: %+v", f)
+	}
+	os.RemoveAll(copied)
+
+	// The state as an older version left it (schema version 2): a note.
+	db, err := sql.Open("sqlite", "file:"+state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA user_version = 2`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f := verify(true)
+	if len(f) != 1 || !f[0].Note || !strings.Contains(f[0].Problem, "older schema") || f[0].Repaired != "" {
+		t.Errorf("an older schema: %+v", f)
+	}
+	if _, err := os.Stat(state); err != nil {
+		t.Errorf("-repair moved an older, sound state: %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/topicrank/topicrank/internal/flock"
 )
@@ -58,6 +59,23 @@ func lockJob(dir string) (unlock func(), err error) {
 		return nil, err
 	}
 	return func() { f.Close() }, nil
+}
+
+// busy reports whether a run of the job in dir holds its lock now: a
+// reader that finds a publication under way (a run folder newer than
+// LATEST) then says so rather than calling it damaged. It creates
+// nothing.
+func busy(dir string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return errors.Is(err, syscall.EWOULDBLOCK)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
 }
 
 // removeStale deletes temporary run directories left by crashed runs. The

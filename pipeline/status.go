@@ -95,7 +95,7 @@ func newest(root, job string) (complete, partial *Manifest, damaged string) {
 			complete = m
 		}
 	}
-	if len(c.Pending) > 0 && damaged == "" {
+	if len(c.Pending) > 0 && damaged == "" && !busy(c.Dir) { // a run holding the lock is publishing: no damage
 		damaged = fmt.Sprintf("run %s is newer than the run LATEST names: a publication cut short (the next run finishes it)", c.Pending[len(c.Pending)-1])
 	}
 	for i := len(c.Partial) - 1; i >= 0 && partial == nil; i-- {

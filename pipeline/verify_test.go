@@ -93,3 +93,38 @@ func TestVerifyChecksWhatItNames(t *testing.T) {
 		t.Errorf("-repair moved an older, sound state: %v", err)
 	}
 }
+
+// A run folder newer than LATEST while a run holds the job's lock is a
+// publication under way: verify and status say so, not damaged; once
+// the lock is free it is a publication cut short.
+func TestPublishingIsNotDamage(t *testing.T) {
+	w := wikitest.New(t, 100)
+	r := testRunner(t, w.URL())
+	job := testJob("tennis", 20)
+	job.Schedule = "0 * * * *"
+	m, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.OutDir, "tennis")
+	next := "20991231T000000Z"
+	if err := os.CopyFS(filepath.Join(dir, next), os.DirFS(filepath.Join(dir, m.RunID))); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockJob(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := Verify(r.OutDir, "tennis", filepath.Join(dir, stateFile), false, r.Log)
+	if len(f) != 1 || !f[0].Note || !strings.HasPrefix(f[0].Problem, "publishing") {
+		t.Errorf("verify during a publication: %+v", f)
+	}
+	st, _ := Status(r.OutDir, &Config{Jobs: []Job{job}}, m.Started)
+	if st[0].Damaged != "" {
+		t.Errorf("status during a publication: %+v", st[0])
+	}
+	unlock()
+	if f, _ := Verify(r.OutDir, "tennis", filepath.Join(dir, stateFile), false, r.Log); len(f) == 0 || f[0].Note {
+		t.Errorf("a publication cut short, the lock free: %+v", f)
+	}
+}

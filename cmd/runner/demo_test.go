@@ -96,8 +96,8 @@ func TestDemo(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(js), &e) != nil {
 		t.Fatalf("explain Seattle: exit %d\n%s\n%s", code, js, errs)
 	}
-	if published := run.Ranks[e.Epsilon]["/wiki/Seattle"].Rank; e.Rank != published || math.Abs(e.Sum-e.Rank) > 1e-9 || len(e.Links) == 0 || e.Without == nil || !(e.Without.Rank < e.Rank) {
-		t.Errorf("explain Seattle: rank %v (published %v), shares sum %v, %d in-links, without the best %+v", e.Rank, published, e.Sum, len(e.Links), e.Without)
+	if published := run.Ranks[e.Epsilon]["/wiki/Seattle"].Rank; e.Rank != published || math.Abs(e.Sum-e.Rank) > 1e-9 || len(e.Links) == 0 || e.Without == nil || !(e.Without.Rank < e.Rank) || !strings.Contains(e.TopicWords, "seattle") {
+		t.Errorf("explain Seattle: rank %v (published %v), shares sum %v, %d in-links, without the best %+v, topic words %q", e.Rank, published, e.Sum, len(e.Links), e.Without, e.TopicWords)
 	}
 	if code, _, errs := runner(t, "explain", "-out", out, "-job", "demo", "No_such_page"); code != 2 || !strings.Contains(errs, "not a vertex of run "+second.RunID) {
 		t.Errorf("explain of no vertex: exit %d\n%s", code, errs)

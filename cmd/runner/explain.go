@@ -85,6 +85,9 @@ func printExplanation(w io.Writer, e *report.Explanation) error {
 	fmt.Fprintf(w, "%s in run %s of %s: %s %.6g at epsilon %g, #%d of %d", e.Page, e.RunID, e.Job, kind, e.Rank, e.Epsilon, e.Position, e.Vertices)
 	if e.Relevance != nil {
 		fmt.Fprintf(w, "; relevance %.2f", *e.Relevance)
+		if e.TopicWords != "" {
+			fmt.Fprintf(w, " (topic words: %s)", e.TopicWords)
+		}
 	}
 	fmt.Fprintf(w, "\n\nwhere its rank comes from (the shares sum to %.6g):\n", e.Sum)
 	row := func(v float64, from string) { fmt.Fprintf(w, "  %12.6g  %5.1f%%  %s\n", v, 100*v/e.Rank, from) }

@@ -34,6 +34,9 @@ type Explanation struct {
 	// PageRank run again (nil without in-links).
 	Without   *Loss    `json:"without_best_link,omitempty"`
 	Relevance *float64 `json:"relevance,omitempty"`
+	// TopicWords are the topic words the page holds: the words behind
+	// its relevance.
+	TopicWords string `json:"topic_words,omitempty"`
 }
 
 // Lead returns the first n in-links (those giving the most).
@@ -113,6 +116,7 @@ func (r *Run) parts(w *rank.Why, v uint32, epsilon float64, topic bool) *Explana
 	for _, l := range p.Links {
 		e.Links = append(e.Links, Part{r.Graph.Name(l.From), l.Value})
 	}
+	e.TopicWords = r.pages.TopicWords[e.Page]
 	return e
 }
 
@@ -128,6 +132,7 @@ func (r *Run) explain(w *rank.Why, v uint32, epsilon float64, topic bool) (*Expl
 	if rel, ok := r.pages.Relevance[e.Page]; ok {
 		e.Relevance = &rel
 	}
+	e.TopicWords = r.pages.TopicWords[e.Page]
 	if len(p.Links) > 0 {
 		best := p.Links[0].From
 		h, err := rank.Without(r.Graph, best, v)

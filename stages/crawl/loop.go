@@ -284,7 +284,7 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 	}
 	p.Title, p.Links, p.Text, p.Identity = f.doc.Title, len(f.doc.Links), f.doc.Text, f.doc.Identity
 	p.Edited = f.edited()
-	p.Relevance = f.doc.Relevance
+	p.Relevance, p.TopicWords = f.doc.Relevance, f.doc.Matched
 	p.Relevant = !c.extract.Topic.Empty() && p.Relevance >= c.cfg.RelevanceThreshold
 	return true
 }

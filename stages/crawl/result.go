@@ -34,11 +34,14 @@ type Page struct {
 	Title       string
 	ContentHash string // page.ContentHashPrefix + the digest of what was read (page.Document.Content)
 	Links       int    // distinct article links on the page
-	// Relevance is the article's similarity to the topic, in [0,1];
-	// Relevant says it reached the threshold.
+	// Relevance is the judged chance that a person calls the page about
+	// the topic (text.Judge); Relevant says it reached the threshold.
 	Relevance float64
 	Relevant  bool
-	Replayed  bool // taken from an interrupted run's state, not fetched again
+	// TopicWords are the topic words the page holds (the words behind
+	// its relevance).
+	TopicWords []string
+	Replayed   bool // taken from an interrupted run's state, not fetched again
 	// Carried says a budgeted re-crawl kept the stored copy (FetchedAt is
 	// then when it was fetched); Revisit says why the page was fetched or
 	// not: "new", "all", "carried", "budget" or the plan's reason.

@@ -35,6 +35,9 @@ type Previous struct {
 	Revision map[string]int64
 	// Sources are each page's in-links: the pages linking to it.
 	Sources map[string][]string
+	// TopicWords are each judged page's topic words (runs before them:
+	// none).
+	TopicWords map[string]string
 	// TopicRanks are topic-sensitive PageRank by epsilon (empty: none).
 	TopicRanks map[float64]map[string]Ranked
 }
@@ -53,7 +56,7 @@ func ReadPrevious(dir string) (*Previous, error) {
 	p := &Previous{RunID: filepath.Base(dir), Hashes: map[string]string{}, InDegree: map[string]int32{}, OutDegree: map[string]int32{},
 		Ranks: map[float64]map[string]Ranked{}, Relevance: map[string]float64{},
 		Unsound: map[string]int32{}, Revision: map[string]int64{}, Sources: map[string][]string{},
-		TopicRanks: map[float64]map[string]Ranked{}}
+		TopicRanks: map[float64]map[string]Ranked{}, TopicWords: map[string]string{}}
 	err := readTable(filepath.Join(dir, "pages.parquet"), func(r row) {
 		page := r.mustStr("page")
 		if h, ok := r.str("content_hash"); ok {
@@ -67,6 +70,9 @@ func ReadPrevious(dir string) (*Previous, error) {
 		}
 		if a, ok := r.cols["revision_id"].(*array.Int64); ok && a.IsValid(r.i) {
 			p.Revision[page] = a.Value(r.i)
+		}
+		if a, ok := r.cols["topic_words"].(*array.String); ok && a.IsValid(r.i) {
+			p.TopicWords[page] = a.Value(r.i)
 		}
 		if a, ok := r.cols["relevance"].(*array.Float64); ok && a.IsValid(r.i) {
 			p.Relevance[r.mustStr("page")] = a.Value(r.i)

@@ -3,6 +3,7 @@ package publish
 import (
 	"math"
 	"net/http"
+	"strings"
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/rank"
@@ -51,6 +52,7 @@ func pagesTable(in *Input) tableSpec {
 		field("wikidata_id", tString, true),
 		field("edited", tBool, true),
 		field("edits", tInt32, true),
+		field("topic_words", tString, true),
 	}
 	return tableSpec{fields, func(t *table) {
 		for i, p := range in.Crawl.Pages {
@@ -106,6 +108,11 @@ func pagesTable(in *Input) tableSpec {
 				t.i32(38).Append(int32(h.Edits))
 			} else {
 				t.i32(38).AppendNull()
+			}
+			if !p.State.Usable() || !in.Crawl.Judged {
+				t.str(39).AppendNull()
+			} else {
+				t.str(39).Append(strings.Join(p.TopicWords, ", "))
 			}
 			t.endRow()
 		}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -84,6 +85,47 @@ func (t *Topic) Evidence(p Page) Evidence {
 		e[FeatCategoryHits] = math.Log1p(float64(hit))
 	}
 	return e
+}
+
+// Matched returns the topic words and phrases that p's title, article or
+// visible categories hold (every term of a phrase, as Evidence matches
+// terms), in the topic's order: the words behind its relevance.
+func (t *Topic) Matched(p Page) []string {
+	if t.Empty() {
+		return nil
+	}
+	seen := map[string]bool{}
+	add := func(terms []string) {
+		for _, s := range terms {
+			seen[s] = true
+		}
+	}
+	add(TermList(pageTitle(p.Title)))
+	if p.Article != nil {
+		add(TermList(p.Article.Text()))
+	}
+	for _, c := range p.Categories {
+		add(TermList(strings.ReplaceAll(c, "_", " ")))
+	}
+	var out []string
+	for _, w := range t.words {
+		terms := TermList(w)
+		found := len(terms) > 0
+		for _, term := range terms {
+			hit := seen[term]
+			for s := range seen {
+				if hit {
+					break
+				}
+				hit = len(term) >= minPrefix && len(s) >= minPrefix && (strings.HasPrefix(s, term) || strings.HasPrefix(term, s))
+			}
+			found = found && hit
+		}
+		if found && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // minPrefix is the shortest stem that matches a longer one it begins.

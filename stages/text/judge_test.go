@@ -111,3 +111,17 @@ func TestParseJudge(t *testing.T) {
 		t.Errorf("relevance = %v, want %v", got, want)
 	}
 }
+
+// The topic words a page holds, in the topic's order: a phrase when all
+// its words are there, words by stem or a shared five-letter prefix.
+func TestMatched(t *testing.T) {
+	topic := NewTopic([]string{"space needle", "politics", "tennis", "seattle"}, nil)
+	p := Page{Title: "Space Needle - Wikipedia", Article: article("The needle is in Seattle.", "Political figures visited."),
+		Categories: []string{"Towers_in_Seattle"}}
+	if got := topic.Matched(p); strings.Join(got, ",") != "space needle,politics,seattle" {
+		t.Errorf("matched %q", got)
+	}
+	if got := NewTopic(nil, nil).Matched(p); got != nil {
+		t.Errorf("no topic: %q", got)
+	}
+}

@@ -9,6 +9,7 @@ type Topic struct {
 	norm     float64
 	terms    map[string]struct{} // the topic words' terms
 	termList []string            // the same, sorted
+	words    []string            // the topic words and phrases, as given
 }
 
 // NewTopic builds a topic from topic words or phrases and texts (the
@@ -31,7 +32,7 @@ func NewTopic(words []string, texts []string) *Topic {
 		list = append(list, t)
 	}
 	slices.Sort(list)
-	return &Topic{vec: v, norm: v.Norm(), terms: terms, termList: list}
+	return &Topic{vec: v, norm: v.Norm(), terms: terms, termList: list, words: words}
 }
 
 // Empty reports whether the topic has no terms (no topics, or only stop

@@ -38,7 +38,8 @@ func (e Extractor) Extract(body []byte) Document {
 		}
 		page = text.Terms(prose)
 		if !e.Topic.Empty() {
-			doc.Evidence = e.Topic.Evidence(text.Page{Title: doc.Title, Article: art, Categories: visible(doc.Categories)})
+			judged := text.Page{Title: doc.Title, Article: art, Categories: visible(doc.Categories)}
+			doc.Evidence, doc.Matched = e.Topic.Evidence(judged), e.Topic.Matched(judged)
 			doc.Relevance = text.Shipped.Relevance(doc.Evidence)
 		}
 		if e.Feedback {

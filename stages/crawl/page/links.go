@@ -65,6 +65,9 @@ type Document struct {
 	// Content is the digest of what the pipeline reads of the page (title,
 	// article text, links, categories): contentDigest.
 	Content string `json:",omitempty"`
+	// Matched are the topic words the page holds: the words behind its
+	// relevance (text.Topic.Matched).
+	Matched []string `json:",omitempty"`
 	// Evidence is what the relevance was judged from; zero without a topic.
 	Evidence text.Evidence `json:",omitempty"`
 	// Structure hashes the sequence of element names: it changes when

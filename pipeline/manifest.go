@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/topicrank/topicrank/pipeline/notify"
 	"net/http"
 	"strconv"
 	"time"
@@ -20,10 +21,14 @@ const (
 
 // Manifest is manifest.json: what a run did and every file it wrote.
 type Manifest struct {
-	Job           string             `json:"job"`
-	RunID         string             `json:"run_id"`
-	PreviousRunID string             `json:"previous_run_id,omitempty"` // what changes are measured against
-	ResumedFrom   string             `json:"resumed_from,omitempty"`    // the interrupted run whose pages were replayed
+	Job           string `json:"job"`
+	RunID         string `json:"run_id"`
+	PreviousRunID string `json:"previous_run_id,omitempty"` // what changes are measured against
+	// Notifications are the outcomes of the webhook messages of earlier
+	// runs that arrived since the job's last run (delivery never delays a
+	// publication, so a run's own are in the next run's manifest).
+	Notifications []notify.Delivery  `json:"notifications,omitempty"`
+	ResumedFrom   string             `json:"resumed_from,omitempty"` // the interrupted run whose pages were replayed
 	Status        string             `json:"status"`
 	Version       string             `json:"topicrank_version"`
 	Problems      []string           `json:"problems,omitempty"`

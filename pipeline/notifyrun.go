@@ -1,9 +1,13 @@
 package pipeline
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/topicrank/topicrank/pipeline/notify"
 	"github.com/topicrank/topicrank/stages/publish"
@@ -47,7 +51,58 @@ func (r *Runner) notifyRun(job Job, dir string, m *Manifest, published bool, run
 	if msg.Text == "" {
 		msg.Text = fmt.Sprintf("topicrank %s: run %s %s", job.Name, m.RunID, msg.Status)
 	}
-	r.Notifier.Send(job.Notify, job.NotifyTimeout, msg)
+	r.Notifier.Send(job.Notify, job.NotifyTimeout, msg, func(d notify.Delivery) { recordDelivery(dir, d) })
+}
+
+// Webhook outcomes arrive after their run is published (publication
+// never waits for them), so each is appended to the job's
+// .notify/deliveries.jsonl, and the job's next run takes them into its
+// manifest (notifications).
+const deliveriesFile = "deliveries.jsonl"
+
+var deliveriesMu sync.Mutex
+
+// recordDelivery appends d to the job folder dir's deliveries.
+func recordDelivery(dir string, d notify.Delivery) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return
+	}
+	deliveriesMu.Lock()
+	defer deliveriesMu.Unlock()
+	if err := os.MkdirAll(filepath.Join(dir, notifyDir), 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, notifyDir, deliveriesFile), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	f.Write(append(b, '\n'))
+	f.Close()
+}
+
+const notifyDir = ".notify"
+
+// takeDeliveries reads the outcomes recorded since the job's last run and
+// clears them (the caller holds the job's lock, and records them in its
+// manifest).
+func takeDeliveries(dir string) []notify.Delivery {
+	deliveriesMu.Lock()
+	defer deliveriesMu.Unlock()
+	path := filepath.Join(dir, notifyDir, deliveriesFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	os.Remove(path)
+	var out []notify.Delivery
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var d notify.Delivery
+		if json.Unmarshal(line, &d) == nil && d.RunID != "" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // digestText is a run's digest in a few lines of text.

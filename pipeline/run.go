@@ -64,6 +64,7 @@ func (r *Runner) Run(ctx context.Context, job Job) (_ *Manifest, runErr error) {
 		return nil, err
 	}
 	defer unlock()
+	m.Notifications = takeDeliveries(dir)
 	published := false
 	defer func() { // the webhooks hear of a run that failed before it was published
 		if !published && runErr != nil && KindOf(runErr) != Busy {

@@ -109,6 +109,17 @@ type Message struct {
 	Text   string   `json:"text"`
 }
 
+// Delivery is the outcome of one message to one webhook.
+type Delivery struct {
+	Job       string    `json:"job"`
+	RunID     string    `json:"run_id"`
+	URL       string    `json:"url"` // redacted
+	Delivered bool      `json:"delivered"`
+	Attempts  int       `json:"attempts"`
+	Error     string    `json:"error,omitempty"`
+	At        time.Time `json:"at"`
+}
+
 // Notifier sends messages in the background.
 type Notifier struct {
 	Client *http.Client // nil: one with a 10 s time-out per attempt
@@ -120,7 +131,8 @@ type Notifier struct {
 
 // Send delivers msg to every hook that wants its events, in the
 // background, each within timeout (retries included), and returns at once.
-func (n *Notifier) Send(hooks []Hook, timeout time.Duration, msg Message) {
+// done, if not nil, is told each outcome.
+func (n *Notifier) Send(hooks []Hook, timeout time.Duration, msg Message, done func(Delivery)) {
 	body, err := json.Marshal(msg)
 	if err != nil {
 		n.log().Error("webhook message not made", "job", msg.Job, "err", err)
@@ -142,6 +154,13 @@ func (n *Notifier) Send(hooks []Hook, timeout time.Duration, msg Message) {
 			}
 			if n.Delivered != nil {
 				n.Delivered(msg.Job, ok)
+			}
+			if done != nil {
+				d := Delivery{Job: msg.Job, RunID: msg.RunID, URL: Redact(h.URL), Delivered: ok, Attempts: attempts, At: time.Now().UTC()}
+				if err != nil {
+					d.Error = err.Error()
+				}
+				done(d)
 			}
 		}()
 	}

@@ -54,6 +54,9 @@ func TestDemo(t *testing.T) {
 	// edited (a new revision) among those of both nights, each with its
 	// diff, and the page it deleted, gone; no failed page is in a top list
 	// as if it were an article.
+	if c.Changed != len(d.Digest.Edited) || len(d.Digest.Changed) != 0 {
+		t.Errorf("night 2: %d pages changed, %d edited, %d changed without an edit: the demo's edits and only they change content", c.Changed, len(d.Digest.Edited), len(d.Digest.Changed))
+	}
 	if len(d.Digest.Failed) != 1 || d.Digest.Failed[0].Page != "/wiki/"+snapshot.DeletedTitle || d.Digest.Failed[0].Cause != publish.CauseGone {
 		t.Errorf("the report's pages gone: %+v, want the deleted %s", d.Digest.Failed, snapshot.DeletedTitle)
 	}

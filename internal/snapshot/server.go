@@ -189,11 +189,22 @@ func intoFirstParagraph(body []byte, html string) ([]byte, bool) {
 	if content < 0 {
 		return body, false
 	}
-	p := bytes.Index(body[content:], []byte("<p>"))
-	if p < 0 {
-		return body, false
+	// The first paragraph of the prose, not one inside a table (an
+	// infobox, a maintenance box), which a reader of the article skips.
+	at := -1
+	for from := content; ; {
+		p := bytes.Index(body[from:], []byte("<p>"))
+		if p < 0 {
+			return body, false
+		}
+		p += from
+		between := body[content:p]
+		if bytes.Count(between, []byte("<table")) == bytes.Count(between, []byte("</table>")) {
+			at = p + len("<p>")
+			break
+		}
+		from = p + len("<p>")
 	}
-	at := content + p + len("<p>")
 	out := make([]byte, 0, len(body)+len(html))
 	out = append(out, body[:at]...)
 	out = append(out, html...)

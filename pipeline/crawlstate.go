@@ -32,7 +32,13 @@ func (r *Runner) crawl(ctx context.Context, job Job, dir string, m *Manifest, hi
 	}
 	m.ResumedFrom = state.Resumes()
 	release, err := r.leaseHost(ctx, job, log)
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// Stopped while waiting for the host: the crawl below sends no
+		// request and publishes what it has, a partial run, as any run
+		// stopped does.
+		release = func() {}
+	case err != nil:
 		state.Finish(store.StatusInterrupted) // not crawled: the next run starts it again
 		return nil, err
 	}

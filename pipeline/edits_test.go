@@ -126,8 +126,11 @@ func (w *renderWiki) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 // nights of a 300-page renderWiki, every page fetched each night; from
 // night 5 on, each page's count of edited nights and of changed nights
 // so far are each scored, by the area under the ROC curve, on whether the
-// page's out-edges change that night. The policies follow the better
-// (stages/crawl/store's history).
+// page's out-edges change that night. The policies count edits where a
+// page names its revisions (stages/crawl/store's history). A content
+// change is now a change of what the crawl reads (its prose, its links in
+// scope), not of the bytes, so re-renders and navbox edits no longer
+// make it noise: it predicts as well as edits do, and edits no worse.
 //
 // With RENDERWIKI_PAGES=N it measures the policies too (docs/revisit.md):
 // ten full nights of N pages, then ten nights again from the tenth's
@@ -195,8 +198,8 @@ func TestEditsPredictGraphChanges(t *testing.T) {
 	}
 	e, c := auc(byEdits), auc(byChanges)
 	t.Logf("AUC for next-night graph changes, %d page-nights: edits %.3f, content changes %.3f", len(byEdits), e, c)
-	if e <= c {
-		t.Errorf("edits (AUC %.3f) do not predict graph changes better than content changes (%.3f)", e, c)
+	if e < c-0.01 || c < e-0.01 || e < 0.6 {
+		t.Errorf("edits (AUC %.3f) and content changes (%.3f): want both to predict graph changes (above 0.6) and alike", e, c)
 	}
 
 	if n > 0 {

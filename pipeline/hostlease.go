@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -85,7 +86,7 @@ func (r *Runner) leaseHost(ctx context.Context, job Job, log *slog.Logger) (func
 		if err == nil {
 			// The last holder's requests count against the host's
 			// window of a second: start after it has passed.
-			if last, ok := releasedAt(f); ok {
+			if last, ok := releasedAt(f); ok { // by another process: ours share one limiter
 				select {
 				case <-ctx.Done():
 					f.Close()
@@ -136,15 +137,19 @@ func (r *Runner) leaseHost(ctx context.Context, job Job, log *slog.Logger) (func
 // releasedPrefix begins a lease file no one holds: when it was given back.
 const releasedPrefix = "released at "
 
-// releasedAt reads when the lease in f was last given back.
+// releasedAt reads when another process last gave back the lease in f.
 func releasedAt(f *os.File) (time.Time, bool) {
-	b := make([]byte, 64)
+	b := make([]byte, 128)
 	n, _ := f.ReadAt(b, 0)
 	s, ok := strings.CutPrefix(strings.TrimSpace(string(b[:n])), releasedPrefix)
 	if !ok {
 		return time.Time{}, false
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	at, by, _ := strings.Cut(s, " by pid ")
+	if by == strconv.Itoa(os.Getpid()) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
 	return t, err == nil
 }
 
@@ -158,7 +163,7 @@ func releaser(path string) func() {
 			if l := leases.held[path]; l != nil {
 				if l.users--; l.users == 0 {
 					l.f.Truncate(0)
-					l.f.WriteAt([]byte(releasedPrefix+time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0)
+					l.f.WriteAt([]byte(fmt.Sprintf("%s%s by pid %d\n", releasedPrefix, time.Now().UTC().Format(time.RFC3339Nano), os.Getpid())), 0)
 					l.f.Sync()
 					l.f.Close()
 					delete(leases.held, path)

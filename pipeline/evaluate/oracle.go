@@ -25,25 +25,9 @@ const Oracle = "oracle"
 // fetched page (the prose scope's text). On the closed-world mirror of the
 // same corpus every link leads to one of these pages.
 func LoadOracle(path string, job pipeline.Job, topicTexts []string) (map[string]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	x := page.Extractor{Scope: page.ScopeProse, Topic: text.NewTopic(job.Topics, topicTexts)}
 	out := map[string]float64{}
-	err = tarzst.Walk(f, func(name string, contents io.Reader) error {
-		if !strings.HasSuffix(name, ".html") {
-			return nil
-		}
-		body, err := io.ReadAll(io.LimitReader(contents, 64<<20))
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		key, ok := corpusKey(body)
-		if !ok {
-			return nil
-		}
+	err := WalkCorpus(path, func(key string, body []byte) error {
 		doc := x.Extract(body)
 		out[key] = doc.Relevance
 		if doc.Canonical != "" {
@@ -52,7 +36,7 @@ func LoadOracle(path string, job pipeline.Job, topicTexts []string) (map[string]
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no saved article pages (want HTML files with a METADATA uri)", path)

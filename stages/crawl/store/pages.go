@@ -60,8 +60,23 @@ func (s *Store) Save(key, digest string, st crawl.Stored) error {
 	if err != nil {
 		return err
 	}
-	return s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
+	err = s.write(s.save, key, s.runID, time.Now().UTC().Format(time.RFC3339Nano), digest, st.ETag, st.LastModified, st.Hash,
 		structure, st.Bytes, doc, h, checksum(key, digest, st.ETag, st.LastModified, st.Hash, structure, st.Bytes, doc), st.Doc.RevisionID)
+	s.wrote(key, err)
+	return err
+}
+
+// wrote notes a page this run saved or touched.
+func (s *Store) wrote(key string, err error) {
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	if s.written == nil {
+		s.written = map[string]bool{}
+	}
+	s.written[key] = true
+	s.mu.Unlock()
 }
 
 const saveSQL = `
@@ -84,7 +99,9 @@ func (s *Store) Touch(key, lastModified string) error {
 	if err != nil {
 		return err
 	}
-	return s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), h, key)
+	err = s.write(s.touch, s.runID, time.Now().UTC().Format(time.RFC3339Nano), h, key)
+	s.wrote(key, err)
+	return err
 }
 
 // Requests implements crawl.State: the run has spent n requests so far,

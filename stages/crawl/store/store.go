@@ -120,10 +120,11 @@ type Store struct {
 	tx      *sql.Tx
 	began   time.Time // of tx
 	writes  int
-	lost    int   // writes that never reached the file
-	lostErr error // the first cause
-	corrupt error // the first sign of a damaged file seen while running
-	bad     int   // stored copies that failed their checksum
+	lost    int             // writes that never reached the file
+	lostErr error           // the first cause
+	corrupt error           // the first sign of a damaged file seen while running
+	bad     int             // stored copies that failed their checksum
+	written map[string]bool // pages this run saved or touched, under mu: Err checks the file has them
 }
 
 // Damage describes a state file found damaged and moved aside.

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl"
@@ -103,4 +105,32 @@ func kill(s *Store) {
 	}
 	s.db.Close()
 	s.lock.unlock()
+}
+
+// A write that vanishes without an error (here another connection takes
+// the row back, as a -wal removed or replaced beside the run would) is
+// found when the run reads back what it wrote: the run is not complete.
+func TestErrReadsBackWhatTheRunWrote(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.sqlite")
+	s, err := Open(path, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Finish("complete")
+	s.Save("/wiki/A", "d1", stored("h1", 7))
+	s.Save("/wiki/B", "d1", stored("h2", 7))
+	if err := s.Err(); err != nil {
+		t.Fatalf("every write in the file: %v", err)
+	}
+	other, err := sql.Open("sqlite", fileURI(path)+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Exec(`DELETE FROM pages WHERE key = '/wiki/B'`); err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "1 of the 2 pages this run wrote are not in it") {
+		t.Errorf("a vanished write: %v", err)
+	}
 }

@@ -110,14 +110,29 @@ func (s *Store) noteCorrupt(err error) {
 // Err reports the writes this run lost (a full disk, a damaged file), or
 // nil if every write reached the file. It commits what is pending first,
 // so that it counts every write made so far.
+//
+// It also reads back how many of the pages this run wrote the file holds
+// as this run's: a write can vanish without an error (the -wal removed or
+// replaced beside the run), and a run must not call itself complete then.
 func (s *Store) Err() error {
 	s.sync()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.lost == 0 {
+	if s.lost > 0 {
+		return fmt.Errorf("crawl state %s: %d %s lost: %w", s.path, s.lost, plural(s.lost, "write"), s.lostErr)
+	}
+	if len(s.written) == 0 {
 		return nil
 	}
-	return fmt.Errorf("crawl state %s: %d %s lost: %w", s.path, s.lost, plural(s.lost, "write"), s.lostErr)
+	var held int
+	if err := s.db.QueryRow(`SELECT count(*) FROM pages WHERE run_id = ?`, s.runID).Scan(&held); err != nil {
+		return fmt.Errorf("crawl state %s: reading back this run's pages: %w", s.path, err)
+	}
+	if held < len(s.written) {
+		return fmt.Errorf("crawl state %s: %d of the %d pages this run wrote are not in it (was its -wal removed or replaced while the run wrote?)",
+			s.path, len(s.written)-held, len(s.written))
+	}
+	return nil
 }
 
 // Damaged is the error that showed the file damaged while running (nil

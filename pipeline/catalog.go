@@ -156,7 +156,12 @@ func repair(dir, job string, log *slog.Logger) (*Catalog, error) {
 	}
 	if c.Damaged != nil {
 		// Without a LATEST to trust, every folder is pending (readCatalog).
-		log.Warn("LATEST is damaged: rebuilding it from the newest whole complete run", "err", c.Damaged)
+		named, _ := os.ReadFile(filepath.Join(dir, latestFile))
+		if id := strings.TrimSpace(string(named)); runIDPattern.MatchString(id) && exists(filepath.Join(dir, damagedDir, id)) {
+			log.Info("LATEST named a run moved aside as damaged: pointing it at the newest whole complete run", "moved", filepath.Join(dir, damagedDir, id))
+		} else {
+			log.Warn("LATEST is damaged: rebuilding it from the newest whole complete run", "err", c.Damaged)
+		}
 	}
 	latest := ""
 	for i := len(c.Pending) - 1; i >= 0 && latest == ""; i-- { // the newest whole one

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,5 +128,36 @@ func TestPublishingIsNotDamage(t *testing.T) {
 	unlock()
 	if f, _ := Verify(r.OutDir, "tennis", filepath.Join(dir, stateFile), false, r.Log); len(f) == 0 || f[0].Note {
 		t.Errorf("a publication cut short, the lock free: %+v", f)
+	}
+}
+
+// -repair that moves the run LATEST names says so, not that LATEST is
+// damaged, and LATEST then names the newest whole run.
+func TestRepairMovingLatestSaysSo(t *testing.T) {
+	w := wikitest.New(t, 100)
+	r := testRunner(t, w.URL())
+	job := testJob("tennis", 20)
+	first, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := r.Run(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(r.OutDir, "tennis")
+	pages := filepath.Join(dir, second.RunID, "pages.parquet")
+	b, _ := os.ReadFile(pages)
+	b[len(b)/2] ^= 0xff
+	os.WriteFile(pages, b, 0o644)
+	var logs bytes.Buffer
+	if _, err := Verify(r.OutDir, "tennis", filepath.Join(dir, stateFile), true, slog.New(slog.NewTextHandler(&logs, nil))); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), "LATEST is damaged") || !strings.Contains(logs.String(), "moved aside as damaged") {
+		t.Errorf("what -repair said:\n%s", logs.String())
+	}
+	if latest, _ := os.ReadFile(filepath.Join(dir, "LATEST")); strings.TrimSpace(string(latest)) != first.RunID {
+		t.Errorf("LATEST %q, want the whole %s", latest, first.RunID)
 	}
 }

@@ -79,7 +79,7 @@ strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} ad
 {{if .Failed}}<h3>Failed or gone</h3><ul class="inline" id="gone">{{range .Failed}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a> ({{.Cause}})</li>{{end}}</ul>{{end}}
 {{if .Movers}}<h3>Biggest movers (epsilon {{.Epsilon}})</h3><ul class="inline" id="digest-movers">{{range .Movers}}<li><a href="{{$.Wiki}}{{.Page}}">{{short .Page}}</a>: #{{.PreviousPosition}} → #{{.Position}}</li>{{end}}</ul>{{end}}
 <p class="note">Causes: linked / unlinked, a page linking to it was edited or changed this run; crawl, the crawl chose differently (reachable on both runs); gone, it answers 404 or 410; failed, its fetch failed. Movers are ranked among pages fetched soundly on both runs.</p>
-{{end}}{{else}}<p>What changed could not be read (the run's changes.parquet).</p>{{end}}
+{{end}}{{else}}<p>What changed is not told here: the run was published by an older version (its changes.parquet has no causes), or its changes.parquet could not be read.</p>{{end}}
 
 {{if gt (len .Nights) 1}}
 <h2>Harvest night by night</h2>

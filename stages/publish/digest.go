@@ -2,6 +2,7 @@ package publish
 
 import (
 	"cmp"
+	"errors"
 	"math"
 	"net/url"
 	"path/filepath"
@@ -40,6 +41,10 @@ type Mover struct {
 	Position, PreviousPosition int32
 }
 
+// ErrNoCauses says a run was published before changes.parquet had
+// causes: what changed cannot be told by cause.
+var ErrNoCauses = errors.New("published before changes had causes: see its changes.parquet")
+
 // DigestMovers is how many movers a digest holds.
 const DigestMovers = 10
 
@@ -60,13 +65,16 @@ func ReadDigest(dir string, prev *Previous) (*Digest, error) {
 		pos, prevPos        int32
 	}
 	var rows []change
+	causes := true
 	err := readTable(filepath.Join(dir, "changes.parquet"), func(r row) {
 		if id, ok := r.str("previous_run_id"); ok {
 			d.PreviousRun = id
 		}
 		cause := ""
-		if _, ok := r.cols["cause"]; ok { // absent before causes: nothing to tell
+		if _, ok := r.cols["cause"]; ok {
 			cause = r.mustStr("cause")
+		} else {
+			causes = false
 		}
 		rows = append(rows, change{r.float64("epsilon"), r.mustStr("page"), r.mustStr("change"), cause,
 			r.optFloat64("rank"), r.optFloat64("previous_rank"), r.optInt32("position"), r.optInt32("previous_position")})
@@ -77,6 +85,9 @@ func ReadDigest(dir string, prev *Previous) (*Digest, error) {
 	}
 	if d.PreviousRun == "" {
 		return &Digest{}, nil
+	}
+	if !causes {
+		return nil, ErrNoCauses
 	}
 	revision := map[string]int64{}
 	if err := readTable(filepath.Join(dir, "pages.parquet"), func(r row) {

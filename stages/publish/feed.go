@@ -103,7 +103,7 @@ func entryHTML(e FeedEntry, wiki string) string {
 	d := e.Digest
 	switch {
 	case d == nil:
-		return b.String() + "<p>What changed could not be read.</p>"
+		return b.String() + "<p>What changed is not told here: a run of an older version (its changes.parquet has no causes), or its changes.parquet could not be read.</p>"
 	case d.PreviousRun == "":
 		return b.String() + "<p>The job's first run: nothing to compare with.</p>"
 	case d.Empty():

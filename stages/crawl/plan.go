@@ -23,10 +23,11 @@ import (
 // the topic's pages together is dropped for being judged not relevant,
 // and the pages an exploration found not relevant are the first to go.
 //
-// How much is explored: it has to earn its share. The last night's
-// exploration found R relevant pages; tonight explores minExplore + 2R
-// pages, at most ExploreShare of max_pages: more while exploring finds
-// relevant pages, little once the topic's reachable pages are known.
+// How much is explored: it has to earn its share (explore): a minimum,
+// plus more the more of the last night's explored pages were relevant,
+// at most ExploreShare of max_pages and no more than there are pages to
+// displace: more while exploring finds relevant pages, little once the
+// topic's reachable pages are known.
 type plan struct {
 	keep    map[string]float64 // key -> value
 	explore int                // pages left for exploring
@@ -44,11 +45,11 @@ const planBoost = 3
 // when memory holds no last night's vertices (a first night, or a state
 // from before plans).
 func makePlan(known map[string]Known, seeds []string, maxPages int, share, threshold float64) *plan {
-	var vertices []string
+	vertices := 0
 	explored, found := 0, 0 // the last night's exploration: pages, relevant ones
-	for k, kn := range known {
+	for _, kn := range known {
 		if kn.Vertex && !kn.Gone {
-			vertices = append(vertices, k)
+			vertices++
 		}
 		if kn.Vertex && kn.Explored {
 			explored++
@@ -57,7 +58,7 @@ func makePlan(known map[string]Known, seeds []string, maxPages int, share, thres
 			}
 		}
 	}
-	if len(vertices) == 0 {
+	if vertices == 0 {
 		return nil
 	}
 	parent := tree(known, seeds)

@@ -72,7 +72,7 @@ type memory struct {
 	known     map[string]Known
 	plan      *plan // nil: no last night to hold still (plan.go)
 	threshold float64
-	budget    int                // admissions memory may rank: (1 - new_share) of max_pages
+	budget    int                // admissions memory may rank: the plan's pages, or without one (1 - new_share) of max_pages
 	queued    map[string]float64 // keys queued at a memory priority: the strategy's priority of each
 	admitted  int
 }

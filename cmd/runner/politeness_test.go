@@ -46,8 +46,11 @@ func (l *requestLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, wikitest.Article(i, 100))
 }
 
-// busiest returns the most request starts in any one-second window.
-func (l *requestLog) busiest() int {
+// busiest returns the most request starts the server saw in any window
+// of span. The server sees arrivals, not starts: on a loaded machine two
+// requests started 200 ms apart may arrive closer, so a test allows for
+// that jitter with a span a little under a second.
+func (l *requestLog) busiest(span time.Duration) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := slices.Clone(l.starts)
@@ -55,13 +58,16 @@ func (l *requestLog) busiest() int {
 	most := 0
 	for i, t := range s {
 		j := i
-		for j < len(s) && s[j].Sub(t) < time.Second {
+		for j < len(s) && s[j].Sub(t) < span {
 			j++
 		}
 		most = max(most, j-i)
 	}
 	return most
 }
+
+// arrivalSpan is a second less the arrival jitter a loaded machine adds.
+const arrivalSpan = 900 * time.Millisecond
 
 // Two processes crawling two jobs on one host, sharing an output root (as
 // two CronJobs share a volume), together never exceed the host's max_rps
@@ -101,8 +107,9 @@ jobs:
 		}()
 	}
 	wg.Wait()
-	if n := log.busiest(); n > 5 {
-		t.Errorf("%d requests in one second, max_rps 5", n)
+	// Without the lease the two would send 10 a second together.
+	if n := log.busiest(arrivalSpan); n > 5 {
+		t.Errorf("%d requests in %v, max_rps 5", n, arrivalSpan)
 	}
 	if log.maxFly > 2 {
 		t.Errorf("%d requests in flight at once, concurrency 2", log.maxFly)
@@ -111,5 +118,6 @@ jobs:
 		t.Errorf("%d requests: both crawls should have run", len(log.starts))
 	}
 	waited := strings.Contains(logs[0].String()+logs[1].String(), "waiting for the host lease")
-	t.Logf("%d requests, busiest second %d, most in flight %d, one waited for the other: %v", len(log.starts), log.busiest(), log.maxFly, waited)
+	t.Logf("%d requests, busiest second %d (%v: %d), most in flight %d, one waited for the other: %v",
+		len(log.starts), log.busiest(time.Second), arrivalSpan, log.busiest(arrivalSpan), log.maxFly, waited)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"html"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,27 +46,13 @@ func WriteFeed(path, job, wiki string, entries []FeedEntry) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := writeAndSync(tmp, append([]byte(xml.Header), append(b, '\n')...)); err != nil {
-		os.Remove(tmp)
+	dir, tmp := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
+	body := append([]byte(xml.Header), append(b, '\n')...)
+	if _, err := writeFile(dir, tmp, func(w io.Writer) (int64, error) { n, err := w.Write(body); return int64(n), err }); err != nil {
+		os.Remove(filepath.Join(dir, tmp))
 		return err
 	}
-	return os.Rename(tmp, path)
-}
-
-func writeAndSync(path string, b []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if serr := f.Sync(); err == nil {
-		err = serr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return os.Rename(filepath.Join(dir, tmp), path)
 }
 
 // uuid is a name-based (version 5 style, SHA-1) UUID URN of name.

@@ -117,7 +117,7 @@ func (t *Topic) Matched(p Page) []string {
 				if hit {
 					break
 				}
-				hit = len(term) >= minPrefix && len(s) >= minPrefix && (strings.HasPrefix(s, term) || strings.HasPrefix(term, s))
+				hit = related(s, term)
 			}
 			found = found && hit
 		}
@@ -131,20 +131,18 @@ func (t *Topic) Matched(p Page) []string {
 // minPrefix is the shortest stem that matches a longer one it begins.
 const minPrefix = 5
 
+// related reports whether terms a and b match: equal, or one begins the
+// other and both have at least minPrefix letters.
+func related(a, b string) bool {
+	return a == b || len(a) >= minPrefix && len(b) >= minPrefix && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
+}
+
 // matches reports whether term s is one of the topic's terms.
 func (t *Topic) matches(s string) bool {
 	if _, ok := t.terms[s]; ok {
 		return true
 	}
-	if len(s) < minPrefix {
-		return false
-	}
-	for _, w := range t.termList {
-		if len(w) >= minPrefix && (strings.HasPrefix(s, w) || strings.HasPrefix(w, s)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(t.termList, func(w string) bool { return related(s, w) })
 }
 
 // count returns how many of terms are topic terms.
@@ -173,7 +171,7 @@ func (t *Topic) coverage(terms []string) float64 {
 	hit := 0
 	for _, w := range t.termList {
 		for s := range seen {
-			if s == w || len(w) >= minPrefix && len(s) >= minPrefix && (strings.HasPrefix(s, w) || strings.HasPrefix(w, s)) {
+			if related(s, w) {
 				hit++
 				break
 			}

@@ -96,12 +96,12 @@ func TestMigrateFromVersion1(t *testing.T) {
 	}
 }
 
-// An upgrade stopped after any of its steps leaves the old schema whole:
+// An upgrade stopped after any of its statements leaves the old schema whole:
 // the next open migrates it, and every stored copy is kept and sound
 // (issue: an upgrade killed midway left a half-migrated state that the
 // next run called damaged and moved aside).
 func TestUpgradeIsAtomic(t *testing.T) {
-	for stop := 0; stop < 4; stop++ {
+	for stop := 0; ; stop++ {
 		path := filepath.Join(t.TempDir(), "state.sqlite")
 		db, err := sql.Open("sqlite", "file:"+path)
 		if err != nil {
@@ -117,6 +117,7 @@ func TestUpgradeIsAtomic(t *testing.T) {
 				history TEXT NOT NULL DEFAULT '')`,
 			`INSERT INTO runs VALUES ('r0', '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', 'complete', 1, 0, 0)`,
 			`INSERT INTO pages VALUES ('/wiki/Old', 'r0', '2026-01-01T00:00:30Z', 'd', '', '', 'h', '7', 10, '{"Title":"Old"}', 1, 0, 0, '')`,
+			`INSERT INTO pages VALUES ('/wiki/Older', 'r0', '2026-01-01T00:00:31Z', 'd', '', '', 'h', '7', 10, '{"Title":"Older"}', 1, 0, 0, '')`,
 			`PRAGMA user_version = 2`,
 		} {
 			if _, err := db.Exec(q); err != nil {
@@ -125,37 +126,40 @@ func TestUpgradeIsAtomic(t *testing.T) {
 		}
 		db.SetMaxOpenConns(1)
 		s := &Store{db: db}
-		upgradeFault = func(step int) error {
-			if step == stop {
+		upgradeFault = func(n int) error {
+			if n == stop {
 				return errors.New("killed")
 			}
 			return nil
 		}
 		err = s.upgrade(2)
 		upgradeFault = nil
-		if err == nil {
+		if err == nil { // fewer statements than stop: the upgrade went through
 			db.Close()
-			continue // fewer steps than stop: the upgrade went through
+			if stop < 6 { // 2 columns, 2 checksums, the schema, the version
+				t.Errorf("the upgrade went through after %d statements, want 6", stop)
+			}
+			break
 		}
 		var version, checksums int
 		db.QueryRow(`PRAGMA user_version`).Scan(&version)
 		db.QueryRow(`SELECT count(*) FROM pragma_table_info('pages') WHERE name = 'checksum'`).Scan(&checksums)
 		db.Close()
 		if version != 2 || checksums != 0 {
-			t.Errorf("stopped after step %d: version %d, checksum column %d: want the old schema whole", stop, version, checksums)
+			t.Errorf("stopped after statement %d: version %d, checksum column %d: want the old schema whole", stop, version, checksums)
 		}
 		st, err := Open(path, "r1")
 		if err != nil {
-			t.Fatalf("stopped after step %d, the next open: %v", stop, err)
+			t.Fatalf("stopped after statement %d, the next open: %v", stop, err)
 		}
 		if st.Damage() != nil {
-			t.Errorf("stopped after step %d: the state was called damaged: %v", stop, st.Damage().Err)
+			t.Errorf("stopped after statement %d: the state was called damaged: %v", stop, st.Damage().Err)
 		}
 		if _, _, ok := st.Load("/wiki/Old", "d"); !ok {
-			t.Errorf("stopped after step %d: the stored copy was lost", stop)
+			t.Errorf("stopped after statement %d: the stored copy was lost", stop)
 		}
 		if bad, err := st.verifyAll(); err != nil || bad != 0 {
-			t.Errorf("stopped after step %d: %d copies fail their checksum (%v)", stop, bad, err)
+			t.Errorf("stopped after statement %d: %d copies fail their checksum (%v)", stop, bad, err)
 		}
 		st.Finish("complete")
 	}

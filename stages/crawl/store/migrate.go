@@ -1,6 +1,9 @@
 package store
 
-import "fmt"
+import (
+	"database/sql"
+	"fmt"
+)
 
 // schemaVersion is kept in SQLite's user_version. The state is a cache of
 // what the web said: a file of an unknown version is rebuilt; version 1
@@ -9,20 +12,27 @@ import "fmt"
 // copies it holds.
 const schemaVersion = 3
 
-var migrations = map[int]string{
-	1: `ALTER TABLE pages ADD COLUMN history TEXT NOT NULL DEFAULT '';
-		ALTER TABLE runs ADD COLUMN tick INTEGER NOT NULL DEFAULT 0;
-		ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0;
-		ALTER TABLE runs ADD COLUMN server_now REAL NOT NULL DEFAULT 0;
-		ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';
-		ALTER TABLE pages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
-	2: `ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT '';
-		ALTER TABLE pages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
+// migrations are the statements that bring a state of each older version
+// to the columns of schemaVersion, one statement each.
+var migrations = map[int][]string{
+	1: {
+		`ALTER TABLE pages ADD COLUMN history TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE runs ADD COLUMN tick INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE runs ADD COLUMN requests INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE runs ADD COLUMN server_now REAL NOT NULL DEFAULT 0`,
+		`ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE pages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0`,
+	},
+	2: {
+		`ALTER TABLE pages ADD COLUMN checksum TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE pages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0`,
+	},
 }
 
-// upgradeFault, set by tests, is called after each step of an upgrade: an
-// error it returns stops the upgrade there, as a kill would.
-var upgradeFault func(step int) error
+// upgradeFault, set by tests (and by builds tagged killpoints, from the
+// environment), is called after each statement of an upgrade, numbered
+// from 0: an error it returns stops the upgrade there, as a kill would.
+var upgradeFault func(statement int) error
 
 // upgrade brings a state of the given schema version to schemaVersion in
 // one transaction: the migration's statements, the checksums of the
@@ -35,30 +45,42 @@ func (s *Store) upgrade(version int) error {
 		return err
 	}
 	defer tx.Rollback() // a no-op once committed
-	steps := []func() error{func() error { return nil }}
+	q := &counted{Tx: tx}
 	if m, ok := migrations[version]; ok {
-		steps = []func() error{
-			func() error { _, err := tx.Exec(m); return err },
-			func() error { return sumAll(tx) },
-		}
-	} else if version != schemaVersion {
-		steps = []func() error{func() error {
-			_, err := tx.Exec(`DROP TABLE IF EXISTS pages; DROP TABLE IF EXISTS runs;`)
-			return err
-		}}
-	}
-	steps = append(steps,
-		func() error { _, err := tx.Exec(schema); return err },
-		func() error { _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); return err })
-	for i, step := range steps {
-		if err := step(); err != nil {
-			return err
-		}
-		if upgradeFault != nil {
-			if err := upgradeFault(i); err != nil {
+		for _, stmt := range m {
+			if _, err := q.Exec(stmt); err != nil {
 				return err
 			}
 		}
+		if err := sumAll(q); err != nil {
+			return err
+		}
+	} else if version != schemaVersion {
+		if _, err := q.Exec(`DROP TABLE IF EXISTS pages; DROP TABLE IF EXISTS runs;`); err != nil {
+			return err
+		}
+	}
+	if _, err := q.Exec(schema); err != nil {
+		return err
+	}
+	if _, err := q.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+		return err
 	}
 	return tx.Commit()
+}
+
+// counted is a transaction that calls upgradeFault after each statement
+// it executes.
+type counted struct {
+	*sql.Tx
+	n int
+}
+
+func (c *counted) Exec(query string, args ...any) (sql.Result, error) {
+	r, err := c.Tx.Exec(query, args...)
+	if err == nil && upgradeFault != nil {
+		err = upgradeFault(c.n)
+	}
+	c.n++
+	return r, err
 }

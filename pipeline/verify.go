@@ -3,7 +3,6 @@ package pipeline
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/publish"
 )
 
@@ -82,19 +80,11 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 		out = append(out, Finding{Run: id, Path: filepath.Join(dir, latestFile),
 			Problem: fmt.Sprintf("run %s is newer than the run LATEST names (%q): a publication cut short", id, c.Latest)})
 	}
-	if err := store.Check(statePath); errors.Is(err, store.ErrOlderSchema) {
-		out = append(out, Finding{Path: statePath, Problem: err.Error(), Note: true})
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		f := Finding{Path: statePath, Problem: err.Error()}
-		if mend {
-			to, err := store.MoveAside(statePath)
-			if err != nil {
-				return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
-			}
-			f.Repaired = "moved to " + to + "; the next run starts from a fresh state"
-		}
-		out = append(out, f)
+	state, err := verifyState(statePath, mend)
+	if err != nil {
+		return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
 	}
+	out = append(out, state...)
 	out = append(out, strayFolders(dir)...)
 	if mend && damage(out) {
 		if _, err := repair(dir, job, log); err != nil {

@@ -50,6 +50,9 @@ func cmdVerify(_ context.Context, args []string, stdout, stderr io.Writer) error
 			switch {
 			case f.Note:
 				line = fmt.Sprintf("%s: note: %s: %s", job, f.Path, f.Problem)
+				if f.Repaired != "" {
+					line += " -> " + f.Repaired
+				}
 			case f.Repaired != "":
 				line += " -> repaired: " + f.Repaired
 				damaged = true

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"syscall"
+
+	"github.com/topicrank/topicrank/internal/access"
 )
 
 // ErrHeld says another open file (in this process or another) holds the
@@ -18,7 +20,7 @@ var ErrHeld = errors.New("the lock is held")
 func TryLock(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, err
+		return nil, access.Explain(err, path) // whose it is, and the fix
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()

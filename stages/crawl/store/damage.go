@@ -194,7 +194,9 @@ func Check(path string) error {
 		return err
 	}
 	defer s.db.Close()
-	if err := s.check(); err != nil {
+	if err := s.check(); needsWrite(err) {
+		return rollbackError(path)
+	} else if err != nil {
 		return describe(err)
 	}
 	var version int

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/topicrank/topicrank/internal/access"
 )
 
 const schema = `
@@ -138,6 +140,11 @@ type Damage struct {
 // resumes it. A damaged file is moved aside and a fresh state started
 // (Damage reports it); a state locked by another run is ErrBusy.
 func Open(path, runID string) (*Store, error) {
+	// Every file of the state at once: fixing only the one SQLite names
+	// sends the operator back for the next.
+	if err := access.Check(path, path+"-wal", path+"-shm", path+"-journal", path+".lock"); err != nil {
+		return nil, fmt.Errorf("crawl state %s: %w", path, err)
+	}
 	l, err := lock(path)
 	if err != nil {
 		return nil, err

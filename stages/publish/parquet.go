@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"io"
 
 	"github.com/topicrank/topicrank/internal/names"
@@ -91,8 +92,8 @@ func newTable(w io.Writer, in *Input, fields []column) (*table, error) {
 		cols[i] = c.Column
 	}
 	// created_by names the writer, as "<program> version <version>".
-	pw, err := parquet.NewWriter(w, cols, "topicrank version "+version.String(),
-		parquet.KeyValue{Key: "topicrank.version", Value: version.String()})
+	v := cmp.Or(in.version, version.String())
+	pw, err := parquet.NewWriter(w, cols, "topicrank version "+v, parquet.KeyValue{Key: "topicrank.version", Value: v})
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,9 @@ type Input struct {
 	// read from a wiki's dumps (nil: none; a crawl's come from its pages).
 	PageIDs []int64
 
+	// version is the writer's version the tables' footers name (""
+	// for this program's): verify remakes a table another build wrote.
+	version   string
 	namesOnce sync.Once
 	names     []string // the graph's names made safe (names.Safe), by vertex id
 }

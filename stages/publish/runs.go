@@ -67,9 +67,12 @@ func WriteRuns(path, job string, rows []RunRow) error {
 
 // EncodeRuns returns the bytes WriteRuns writes for rows: verify compares
 // a job's runs.parquet with them.
-func EncodeRuns(job string, rows []RunRow) ([]byte, error) {
+func EncodeRuns(job string, rows []RunRow) ([]byte, error) { return encodeRunsAs(job, rows, "") }
+
+// encodeRunsAs is EncodeRuns as the build of version ver writes it.
+func encodeRunsAs(job string, rows []RunRow, ver string) ([]byte, error) {
 	var b bytes.Buffer
-	if _, err := writeTable(&b, &Input{Job: job}, runsTable(rows)); err != nil {
+	if _, err := writeTable(&b, &Input{Job: job, version: ver}, runsTable(rows)); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

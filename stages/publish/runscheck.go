@@ -5,6 +5,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
+
+	"github.com/topicrank/topicrank/internal/version"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,13 +18,19 @@ import (
 )
 
 // CheckRuns compares the runs.parquet at path with the table rows make
-// (from the runs' manifests), cell by cell, rows matched by run id: every column the
-// file holds must be one runs.parquet has, holding on every row the value
-// the manifests give. A table written by an older release lacks the newer
-// columns and passes when what it holds is right, so the check does not
-// depend on which version wrote it; a flipped bit in a cell, a column's
-// name or the footer does not pass.
-func CheckRuns(path, job string, rows []RunRow) error {
+// (from the runs' manifests): cell by cell, rows matched by run id, every
+// column the file holds must be one runs.parquet has, holding on every
+// row the value the manifests give; the statistics readers prune by must
+// match; and a table of this program's columns must be, byte for byte,
+// what its writer (the version its footer names) makes of rows. A table
+// of an older release lacks the newer columns and passes when what it
+// holds is right, so the check does not depend on which version wrote it.
+func CheckRuns(path, job string, rows []RunRow) (err error) {
+	defer func() { // the Parquet reader panics on some damaged footers
+		if e := recover(); e != nil {
+			err = fmt.Errorf("unreadable: %v", e)
+		}
+	}()
 	made, err := EncodeRuns(job, rows)
 	if err != nil {
 		return err
@@ -38,9 +47,6 @@ func CheckRuns(path, job string, rows []RunRow) error {
 	got, names, err := cells(f)
 	if err != nil {
 		return fmt.Errorf("unreadable: %v", err)
-	}
-	if err := sameStats(f, bytes.NewReader(made)); err != nil {
-		return err
 	}
 	at := map[string]int{} // run id -> the file's row
 	for i, id := range got["run_id"] {
@@ -61,7 +67,57 @@ func CheckRuns(path, job string, rows []RunRow) error {
 			}
 		}
 	}
+	if err := sameStats(f, bytes.NewReader(made)); err != nil {
+		return err
+	}
+	return sameBytes(path, job, rows, names, want)
+}
+
+// sameBytes compares a table this build wrote (its footer names this
+// version, the columns are this version's) with the bytes it makes of
+// rows, so a flipped bit anywhere, a footer or page header included,
+// is found. The footer's two records of its writer must agree: one flip
+// cannot make a table pass as another writer's.
+func sameBytes(path, job string, rows []RunRow, names []string, want map[string][]string) error {
+	on, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	ver, by, err := writer(bytes.NewReader(on))
+	if err != nil {
+		return fmt.Errorf("unreadable footer: %v", err)
+	}
+	if ver == "" && !strings.HasPrefix(by, "topicrank version ") {
+		return nil // not a table topicrank wrote: cells and statistics checked
+	}
+	if by != "topicrank version "+ver {
+		return fmt.Errorf("its footer names two writers: %q and version %q", by, ver)
+	}
+	if ver != version.String() || len(names) != len(want) {
+		return nil // another build's encoder: cells and statistics checked
+	}
+	made, err := encodeRunsAs(job, rows, ver)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(on, made) {
+		return fmt.Errorf("its bytes differ from the table the manifests make (a page header or the footer)")
+	}
 	return nil
+}
+
+// writer returns the version and created_by a table's footer records.
+func writer(r parquet.ReaderAtSeeker) (ver, createdBy string, err error) {
+	pf, err := file.NewParquetReader(r)
+	if err != nil {
+		return "", "", err
+	}
+	defer pf.Close()
+	md := pf.MetaData()
+	if v := md.KeyValueMetadata().FindValue("topicrank.version"); v != nil {
+		ver = *v
+	}
+	return ver, md.GetCreatedBy(), nil
 }
 
 // sameStats compares the statistics (min, max, null count) the two tables

@@ -53,3 +53,48 @@ func TestCheckRuns(t *testing.T) {
 		t.Errorf("a renamed column: %v", err)
 	}
 }
+
+// Every byte of a table this program's encoder wrote counts, whichever
+// build wrote it: a flip in its footer's writer record is found, and a
+// table another build wrote (another version in its footer) passes.
+func TestCheckRunsEveryByte(t *testing.T) {
+	rows := []RunRow{{RunID: "20260102T030000Z", Status: "complete", Fetched: 3, Version: "v1"}}
+	path := filepath.Join(t.TempDir(), "runs.parquet")
+	other, err := encodeRunsAs("j", rows, "v0.9.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckRuns(path, "j", rows); err != nil {
+		t.Errorf("a table another build wrote: %v", err)
+	}
+	for i := range other { // every byte of the footer's writer record
+		at := bytes.Index(other, []byte("topicrank version v0.9.0"))
+		if i < at || i >= at+len("topicrank version v0.9.0") {
+			continue
+		}
+		c := bytes.Clone(other)
+		c[i] ^= 0x01
+		os.WriteFile(path, c, 0o644)
+		if CheckRuns(path, "j", rows) == nil {
+			t.Errorf("a flip at byte %d (%q) passed", i, other[i])
+		}
+	}
+	// Every single-bit flip of a whole table of this build is found
+	// (-short: every 17th byte).
+	b, _ := EncodeRuns("j", rows)
+	stride := 1
+	if testing.Short() {
+		stride = 17
+	}
+	for i := 0; i < len(b); i += stride {
+		c := bytes.Clone(b)
+		c[i] ^= 0x10
+		os.WriteFile(path, c, 0o644)
+		if CheckRuns(path, "j", rows) == nil {
+			t.Errorf("a flip at byte %d of %d passed", i, len(b))
+		}
+	}
+}

@@ -1,11 +1,15 @@
 package pipeline
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/topicrank/topicrank/internal/version"
 	"github.com/topicrank/topicrank/stages/publish"
 )
 
@@ -21,6 +25,26 @@ func writeFeed(dir string, job Job) error {
 	if err != nil {
 		return err
 	}
+	return publish.WriteFeed(filepath.Join(dir, feedFile), job.Name, job.BaseURL, feedEntries(dir, c, job))
+}
+
+// rewriteFeed rewrites feed.atom under the job as the newest run left
+// records it (verify -repair); with no run left, there is none to write.
+func rewriteFeed(dir string) error {
+	c, err := readCatalog(dir)
+	if err != nil {
+		return err
+	}
+	ms := c.manifests()
+	if len(ms) == 0 {
+		return nil
+	}
+	newest := slices.MaxFunc(ms, func(a, b *Manifest) int { return strings.Compare(a.RunID, b.RunID) })
+	return writeFeed(dir, newest.Config)
+}
+
+// feedEntries returns the feed's entries of the runs of catalogue c.
+func feedEntries(dir string, c *Catalog, job Job) []publish.FeedEntry {
 	ms := c.manifests()
 	slices.SortFunc(ms, func(a, b *Manifest) int { return strings.Compare(b.RunID, a.RunID) })
 	ms = ms[:min(len(ms), max(job.FeedEntries, 1))]
@@ -40,7 +64,39 @@ func writeFeed(dir string, job Job) error {
 		}
 		entries = append(entries, e)
 	}
-	return publish.WriteFeed(filepath.Join(dir, feedFile), job.Name, job.BaseURL, entries)
+	return entries
+}
+
+// verifyFeed checks that feed.atom holds what the run folders make of it,
+// byte for byte, under the job as the newest run's manifest records it,
+// when this build wrote that run (another build may write the feed
+// otherwise). Absent, it is a note: an older release wrote none, and the
+// next run writes it.
+func verifyFeed(dir string, c *Catalog) []Finding {
+	path := filepath.Join(dir, feedFile)
+	ms := c.manifests()
+	if len(ms) == 0 || len(c.Pending) > 0 {
+		return nil // a publication cut short: its own finding, and -repair rewrites the feed
+	}
+	newest := slices.MaxFunc(ms, func(a, b *Manifest) int { return strings.Compare(a.RunID, b.RunID) })
+	on, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return []Finding{{Path: path, Problem: "not written yet (by an older release); the next run writes it", Note: true}}
+	case err != nil:
+		return []Finding{{Path: path, Problem: err.Error()}}
+	case newest.Version != version.String():
+		return nil
+	}
+	job := newest.Config
+	made, err := publish.EncodeFeed(feedFile, job.Name, job.BaseURL, feedEntries(dir, c, job))
+	if err != nil {
+		return []Finding{{Path: path, Problem: err.Error()}}
+	}
+	if !bytes.Equal(on, made) {
+		return []Finding{{Path: path, Problem: "its content differs from what the run folders make of it (damaged, or a publication stopped before it; the next run or -repair rewrites it)"}}
+	}
+	return nil
 }
 
 // countsLine says a run's counts in a line.

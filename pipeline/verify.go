@@ -28,7 +28,8 @@ type Finding struct {
 // manifest (every file there, with its size and sha256), LATEST,
 // runs.parquet and the crawl state at statePath. With repair, it takes
 // the job's lock, moves damaged runs and a damaged state aside (never
-// deleting), and rebuilds LATEST and runs.parquet from the runs left.
+// deleting), and rebuilds LATEST, runs.parquet and feed.atom from the
+// runs left.
 func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding, error) {
 	dir, err := jobDir(root, job)
 	if err != nil {
@@ -48,7 +49,7 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 	if err != nil {
 		return nil, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
 	}
-	out := verifyRuns(dir, c)
+	out := append(verifyRuns(dir, c), verifyFeed(dir, c)...)
 	for _, id := range slices.Concat(c.Complete, c.Pending, c.Partial) {
 		runDir := c.Find(id)
 		if runDir == "" {
@@ -93,9 +94,12 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 		if err := writeRuns(dir, job); err != nil {
 			return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
 		}
+		if err := rewriteFeed(dir); err != nil {
+			return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
+		}
 		for i := range out {
 			if out[i].Repaired == "" && !out[i].Note {
-				out[i].Repaired = "LATEST and runs.parquet rebuilt from the runs left"
+				out[i].Repaired = "LATEST, runs.parquet and feed.atom rebuilt from the runs left"
 			}
 		}
 	}

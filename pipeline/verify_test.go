@@ -52,6 +52,29 @@ func TestVerifyChecksWhatItNames(t *testing.T) {
 	}
 	os.WriteFile(runs, orig, 0o644)
 
+	// One bit of feed.atom (a page's title in an entry): found, and
+	// -repair rewrites it from the run folders.
+	feed := filepath.Join(dir, feedFile)
+	fb, _ := os.ReadFile(feed)
+	forig := append([]byte(nil), fb...)
+	fb[len(fb)*2/3] ^= 0x01
+	os.WriteFile(feed, fb, 0o644)
+	if f := verify(false); len(f) != 1 || f[0].Path != feed || f[0].Note {
+		t.Errorf("a flipped bit in feed.atom: %+v", f)
+	}
+	if f := verify(true); len(f) != 1 || !strings.Contains(f[0].Repaired, "feed.atom rebuilt") {
+		t.Errorf("-repair of feed.atom: %+v", f)
+	}
+	if got, _ := os.ReadFile(feed); !bytes.Equal(got, forig) {
+		t.Error("-repair did not rewrite feed.atom as the run wrote it")
+	}
+	// Absent (an older release wrote none): a note.
+	os.Remove(feed)
+	if f := verify(false); len(f) != 1 || !f[0].Note || f[0].Path != feed {
+		t.Errorf("no feed.atom: %+v", f)
+	}
+	os.WriteFile(feed, forig, 0o644)
+
 	// A table the manifest does not list.
 	extra := filepath.Join(dir, m.RunID, "ranks", "0.5.parquet")
 	data, _ := os.ReadFile(filepath.Join(dir, m.RunID, "ranks", "0.01.parquet"))

@@ -28,9 +28,24 @@ type FeedEntry struct {
 // is the base URL diff links point at. Ids are name-based UUIDs of the
 // job and run, the same in every rewrite.
 func WriteFeed(path, job, wiki string, entries []FeedEntry) error {
+	body, err := EncodeFeed(filepath.Base(path), job, wiki, entries)
+	if err != nil {
+		return err
+	}
+	dir, tmp := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
+	if _, err := writeFile(dir, tmp, func(w io.Writer) (int64, error) { n, err := w.Write(body); return int64(n), err }); err != nil {
+		os.Remove(filepath.Join(dir, tmp))
+		return err
+	}
+	return os.Rename(filepath.Join(dir, tmp), path)
+}
+
+// EncodeFeed returns the bytes WriteFeed writes to a file named name:
+// verify compares a job's feed.atom with them.
+func EncodeFeed(name, job, wiki string, entries []FeedEntry) ([]byte, error) {
 	f := atomFeed{NS: "http://www.w3.org/2005/Atom", Title: "topicrank: " + job, ID: uuid(job),
 		Author: atomPerson{Name: "topicrank"}, Generator: "topicrank"}
-	f.Links = []atomLink{{Rel: "self", Href: filepath.Base(path)}}
+	f.Links = []atomLink{{Rel: "self", Href: name}}
 	f.Updated = time.Unix(0, 0).UTC().Format(time.RFC3339)
 	if len(entries) > 0 {
 		f.Updated = entries[0].Finished.UTC().Format(time.RFC3339)
@@ -44,15 +59,9 @@ func WriteFeed(path, job, wiki string, entries []FeedEntry) error {
 	}
 	b, err := xml.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	dir, tmp := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
-	body := append([]byte(xml.Header), append(b, '\n')...)
-	if _, err := writeFile(dir, tmp, func(w io.Writer) (int64, error) { n, err := w.Write(body); return int64(n), err }); err != nil {
-		os.Remove(filepath.Join(dir, tmp))
-		return err
-	}
-	return os.Rename(filepath.Join(dir, tmp), path)
+	return append([]byte(xml.Header), append(b, '\n')...), nil
 }
 
 // uuid is a name-based (version 5 style, SHA-1) UUID URN of name.

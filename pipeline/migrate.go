@@ -84,11 +84,12 @@ func migrateRun(dir, id string) (bool, error) {
 	if err := linkTree(old, tmp, renames); err != nil {
 		return false, err
 	}
+	delete(m, "seal") // of the bytes before: sealed again as written
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return false, err
 	}
-	if err := writeSynced(filepath.Join(tmp, "manifest.json"), append(b, '\n')); err != nil {
+	if err := writeSynced(filepath.Join(tmp, "manifest.json"), append(seal(b), '\n')); err != nil {
 		return false, err
 	}
 	if partial { // out of the globs: in place under partial/, then the old one goes

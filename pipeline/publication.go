@@ -33,7 +33,7 @@ func (r *Runner) publish(dir string, m *Manifest, in *publish.Input, log *slog.L
 		var b []byte
 		b, err = json.MarshalIndent(m, "", "  ")
 		if err == nil {
-			err = writeSynced(filepath.Join(tmp, "manifest.json"), append(b, '\n'))
+			err = writeSynced(filepath.Join(tmp, "manifest.json"), append(seal(b), '\n'))
 		}
 	}
 	if err == nil {

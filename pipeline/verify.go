@@ -113,6 +113,14 @@ func checkRun(runDir string) error {
 	if err != nil {
 		return err
 	}
+	path := filepath.Join(runDir, "manifest.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := checkSeal(b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	for _, f := range m.Files {
 		path := filepath.Join(runDir, filepath.FromSlash(f.Path))
 		if f.SHA256 == "" {

@@ -19,12 +19,17 @@ func writeRuns(dir, job string) error {
 	if err != nil {
 		return err
 	}
+	return publish.WriteRuns(filepath.Join(dir, runsFile), job, runRows(c))
+}
+
+// runRows are runs.parquet's rows of catalogue c, oldest first.
+func runRows(c *Catalog) []publish.RunRow {
 	var rows []publish.RunRow
 	for _, m := range c.manifests() {
 		rows = append(rows, runRow(m))
 	}
 	slices.SortFunc(rows, func(a, b publish.RunRow) int { return strings.Compare(a.RunID, b.RunID) })
-	return publish.WriteRuns(filepath.Join(dir, runsFile), job, rows)
+	return rows
 }
 
 // ReadManifest reads the manifest.json of the run in runDir.

@@ -26,7 +26,10 @@ func soakJob(stateDir string) Job {
 // TestSoakFaults runs 50 nights of one job with a fault drawn at random
 // before each: state bytes flipped, the state's or the outputs' disk
 // filled at a random moment (real tmpfs mounts, as root), SIGKILL at a
-// random moment, the clock stepped ±2 h, a second run on the same state.
+// random moment, the clock stepped ±2 h, a second run on the same state,
+// a bit flipped in any published file or files no manifest lists (each
+// found by verify, then mended by -repair), the state as the previous
+// schema left it, verify and status reading beside the run.
 // After every night each run folder is whole and a run reported complete
 // lost no state write; at the end every published run passes Verify,
 // LATEST, runs.parquet and status agree, and the last graph equals a
@@ -52,8 +55,13 @@ func TestSoakFaults(t *testing.T) {
 	r.OutDir = out
 	clock := time.Date(2026, 11, 21, 2, 0, 0, 0, time.UTC)
 	r.Now = func() time.Time { return clock }
-	rng := rand.New(rand.NewPCG(43, 43))
-	faults := []string{"none", "flip state", "kill", "clock back", "clock forward", "shared state"}
+	seed := uint64(43) // TOPICRANK_SOAK_SEED draws other faults
+	if v, err := strconv.ParseUint(os.Getenv("TOPICRANK_SOAK_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	rng := rand.New(rand.NewPCG(seed, seed))
+	faults := []string{"none", "flip state", "kill", "clock back", "clock forward", "shared state",
+		"flip published", "extra files", "older schema", "reader beside"}
 	if tmpfs {
 		faults = append(faults, "full state", "full outputs")
 	}
@@ -80,6 +88,14 @@ func TestSoakFaults(t *testing.T) {
 			m, err = r.Run(context.Background(), job)
 		case "shared state":
 			m, err = sharedRun(t, r, base, job)
+		case "flip published", "extra files":
+			damageOutputs(t, out, fault, rng)
+			m, err = r.Run(context.Background(), job)
+		case "older schema":
+			olderSchema(t, StatePath(out, job))
+			m, err = r.Run(context.Background(), job)
+		case "reader beside":
+			m, err = runBesideReaders(t, r, job)
 		case "full state", "full outputs":
 			dir := stateDir
 			if fault == "full outputs" {

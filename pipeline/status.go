@@ -75,8 +75,24 @@ const ClockSlack = 5 * time.Minute
 
 // newest returns the manifests of the job's newest complete run (the
 // one LATEST names) and newest partial run, and what a cheap check found
-// damaged.
+// damaged. Damage seen while a publication changed the catalogue (a run
+// pruned as it was read) is read again, as verify does.
 func newest(root, job string) (complete, partial *Manifest, damaged string) {
+	dir, err := jobDir(root, job)
+	if err != nil {
+		return nil, nil, ""
+	}
+	for attempt := 1; ; attempt++ {
+		before := generation(dir)
+		complete, partial, damaged = newestOnce(root, job)
+		if damaged == "" || generation(dir) == before || attempt == maxReads {
+			return complete, partial, damaged
+		}
+	}
+}
+
+// newestOnce is newest of the catalogue as it stands.
+func newestOnce(root, job string) (complete, partial *Manifest, damaged string) {
 	c, err := ReadCatalog(root, job)
 	if err != nil {
 		return nil, nil, ""

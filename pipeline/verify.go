@@ -44,7 +44,27 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 			return nil, &Error{Op: "verify", Job: job, Kind: Busy, Err: err}
 		}
 		defer unlock()
+		return verifyOnce(dir, job, statePath, mend, log)
 	}
+	// A run of the job may publish while verify reads (it holds the job's
+	// lock for the whole run, hours, so verify does not wait for it): a
+	// verify whose catalogue changed under it read a publication halfway
+	// and is read again, the few times one publication takes.
+	for attempt := 1; ; attempt++ {
+		before := generation(dir)
+		out, err := verifyOnce(dir, job, statePath, mend, log)
+		if generation(dir) == before || attempt == maxReads {
+			return out, err
+		}
+	}
+}
+
+// maxReads bounds how often verify reads a job whose catalogue keeps
+// changing under it.
+const maxReads = 5
+
+// verifyOnce is Verify of a catalogue as it stands.
+func verifyOnce(dir, job, statePath string, mend bool, log *slog.Logger) ([]Finding, error) {
 	c, err := readCatalog(dir)
 	if err != nil {
 		return nil, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
@@ -70,6 +90,9 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 	}
 	if c.Damaged != nil {
 		out = append(out, Finding{Path: filepath.Join(dir, latestFile), Problem: c.Damaged.Error()})
+	} else if b, err := os.ReadFile(filepath.Join(dir, latestFile)); err == nil && string(b) != c.Latest+"\n" {
+		out = append(out, Finding{Path: filepath.Join(dir, latestFile),
+			Problem: fmt.Sprintf("holds %q, not the run id and a newline as written (readers take it as %s)", truncate(string(b), 40), c.Latest)})
 	}
 	publishing := !mend && busy(dir)
 	for _, id := range c.Pending {
@@ -86,7 +109,7 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 		return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
 	}
 	out = append(out, state...)
-	out = append(out, strayFolders(dir)...)
+	out = append(out, strayFolders(dir, mend)...)
 	if mend && damage(out) {
 		if _, err := repair(dir, job, log); err != nil {
 			return out, &Error{Op: "verify", Job: job, Kind: Failed, Err: err}
@@ -163,10 +186,8 @@ func damage(findings []Finding) bool {
 func verifyRuns(dir string, c *Catalog) []Finding {
 	path := filepath.Join(dir, runsFile)
 	var want []string
-	var rows []publish.RunRow
 	for _, m := range c.manifests() {
 		want = append(want, m.RunID+" "+m.Status)
-		rows = append(rows, runRow(m))
 	}
 	slices.Sort(want)
 	if !exists(path) {
@@ -187,7 +208,7 @@ func verifyRuns(dir string, c *Catalog) []Finding {
 	if !slices.Equal(got, want) {
 		return []Finding{{Path: path, Problem: fmt.Sprintf("lists %d runs, the folders hold %d: %v against %v", len(got), len(want), got, want)}}
 	}
-	if err := publish.CheckRuns(path, filepath.Base(dir), rows); err != nil {
+	if err := publish.CheckRuns(path, filepath.Base(dir), runRows(c)); err != nil {
 		return []Finding{{Path: path, Problem: "its content differs from what the runs' manifests say: " + err.Error()}}
 	}
 	return nil

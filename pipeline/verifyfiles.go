@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // unlisted finds the files in the run folder runDir that its manifest
@@ -50,8 +51,9 @@ var knownFolders = []string{partialDir, tmpDir, damagedDir, "evaluate"}
 
 // strayFolders finds folders of the job folder that no run names but the
 // documented globs (outputs/<job>/*/pages.parquet, .../ranks/*.parquet)
-// would read: a copied run, a backup.
-func strayFolders(dir string) []Finding {
+// would read: a copied run, a backup. With mend they are moved aside to
+// <job>/damaged/stray-<name>/, never deleted.
+func strayFolders(dir string, mend bool) []Finding {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -63,10 +65,41 @@ func strayFolders(dir string) []Finding {
 		}
 		globbed, _ := filepath.Glob(filepath.Join(dir, e.Name(), "*.parquet"))
 		ranks, _ := filepath.Glob(filepath.Join(dir, e.Name(), "*", "*.parquet"))
-		if len(globbed)+len(ranks) > 0 {
-			out = append(out, Finding{Path: filepath.Join(dir, e.Name()),
-				Problem: fmt.Sprintf("a folder no run names, holding %d Parquet files the documented globs read: move it out of %s", len(globbed)+len(ranks), dir)})
+		if len(globbed)+len(ranks) == 0 {
+			continue
 		}
+		f := Finding{Path: filepath.Join(dir, e.Name()),
+			Problem: fmt.Sprintf("a folder no run names, holding %d Parquet files the documented globs read: move it out of %s", len(globbed)+len(ranks), dir)}
+		if mend {
+			to := filepath.Join(dir, damagedDir, "stray-"+e.Name())
+			if err := os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
+				if err := os.Rename(f.Path, to); err == nil {
+					f.Repaired = "moved to " + to
+				}
+			}
+		}
+		out = append(out, f)
 	}
 	return out
+}
+
+// generation says what a publication changes in a job folder: LATEST,
+// the run folders (complete and partial), runs.parquet and feed.atom. Two
+// equal generations around a read say no publication happened during it.
+func generation(dir string) string {
+	var b strings.Builder
+	latest, _ := os.ReadFile(filepath.Join(dir, latestFile))
+	b.Write(latest)
+	for _, d := range []string{dir, filepath.Join(dir, partialDir)} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			b.WriteString("|" + e.Name())
+		}
+	}
+	for _, f := range []string{runsFile, feedFile} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			fmt.Fprintf(&b, "|%s %d %d", f, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }

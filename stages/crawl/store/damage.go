@@ -203,6 +203,12 @@ func Check(path string) error {
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return describe(err)
 	}
+	if version == 0 { // a state being made (a run beside creates it): nothing in it yet
+		var tables int
+		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&tables); err == nil && tables == 0 {
+			return nil
+		}
+	}
 	if _, older := migrations[version]; older {
 		return fmt.Errorf("%w (version %d, this program's is %d)", ErrOlderSchema, version, schemaVersion)
 	}

@@ -92,21 +92,7 @@ jobs:
   - {name: one, seeds: [/wiki/Page_0], topics: [tennis]}
   - {name: two, seeds: [/wiki/Page_50], topics: [racket]}
 `), 0o644)
-	out := filepath.Join(dir, "outputs")
-	var wg sync.WaitGroup
-	logs := make([]bytes.Buffer, 2)
-	for i, job := range []string{"one", "two"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cmd := exec.Command(bin, "run", "-config", jobs, "-job", job, "-out", out)
-			cmd.Stderr = &logs[i]
-			if err := cmd.Run(); err != nil {
-				t.Errorf("run -job %s: %v\n%s", job, err, logs[i].String())
-			}
-		}()
-	}
-	wg.Wait()
+	waited := runTwo(t, bin, jobs, filepath.Join(dir, "outputs"), "one", "two")
 	// Without the lease the two would send 10 a second together.
 	if n := log.busiest(arrivalSpan); n > 5 {
 		t.Errorf("%d requests in %v, max_rps 5", n, arrivalSpan)
@@ -117,7 +103,28 @@ jobs:
 	if len(log.starts) < 50 {
 		t.Errorf("%d requests: both crawls should have run", len(log.starts))
 	}
-	waited := strings.Contains(logs[0].String()+logs[1].String(), "waiting for the host lease")
 	t.Logf("%d requests, busiest second %d (%v: %d), most in flight %d, one waited for the other: %v",
 		len(log.starts), log.busiest(time.Second), arrivalSpan, log.busiest(arrivalSpan), log.maxFly, waited)
+}
+
+// runTwo runs two jobs at once in two processes of bin sharing an output
+// root, and says whether one waited for the other's host lease.
+func runTwo(t *testing.T, bin, jobs, out string, names ...string) (waited bool) {
+	t.Helper()
+	var wg sync.WaitGroup
+	logs := make([]bytes.Buffer, len(names))
+	for i, job := range names {
+		wg.Go(func() {
+			cmd := exec.Command(bin, "run", "-config", jobs, "-job", job, "-out", out)
+			cmd.Stderr = &logs[i]
+			if err := cmd.Run(); err != nil {
+				t.Errorf("run -job %s: %v\n%s", job, err, logs[i].String())
+			}
+		})
+	}
+	wg.Wait()
+	for i := range logs {
+		waited = waited || strings.Contains(logs[i].String(), "waiting for the host lease")
+	}
+	return waited
 }

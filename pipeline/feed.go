@@ -82,7 +82,7 @@ func verifyFeed(dir string, c *Catalog) []Finding {
 	on, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return []Finding{{Path: path, Problem: "not written yet (by an older release); the next run writes it", Note: true}}
+		return []Finding{{Path: path, Problem: "absent (an older release wrote none, or the last run could not write it); the next run writes it", Note: true}}
 	case err != nil:
 		return []Finding{{Path: path, Problem: err.Error()}}
 	case newest.Version != version.String():

@@ -47,7 +47,7 @@ func Crawl(ctx context.Context, cfg Config) (*Result, error) {
 	if !cfg.Weighted {
 		cfg.Strategy = page.StrategyBFS
 	}
-	if cfg.Strategy == page.StrategyWeighted {
+	if cfg.Strategy == page.StrategyWeighted || cfg.Strategy == page.StrategyLearned { // learned reads weighted's distances too
 		topics = page.NewTopics(cfg.Topics)
 	}
 	if cfg.MaxFrontier <= 0 {

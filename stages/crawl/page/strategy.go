@@ -74,7 +74,7 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) (lin
 		}
 	}
 	var near nearest
-	if e.Strategy == StrategyWeighted && !x.topics.Empty() {
+	if (e.Strategy == StrategyWeighted || e.Strategy == StrategyLearned) && !x.topics.Empty() {
 		near = x.nearest()
 	}
 	var terms [][]string
@@ -95,6 +95,13 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) (lin
 			if terms != nil {
 				ctx := text.Count(terms[max(o.pos-contextWords, 0):min(o.pos+contextWords+1, len(terms))]...)
 				w = (relevance + e.Topic.Similarity(ctx)) / 2
+			}
+			if e.Strategy == StrategyLearned && !x.topics.Empty() {
+				// The learned model's similarity feature is the better of
+				// the two strategies' weights: topic words written near a
+				// link ("court", "law" beside Federal Bureau of
+				// Investigation) say what its anchor does not.
+				w = max(w, x.weight(o, &near))
 			}
 		}
 		links[i] = Link{Key: o.key, Weight: w}

@@ -7,14 +7,14 @@ import (
 	"os"
 	"strings"
 
-	"github.com/topicrank/topicrank/internal/version"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/topicrank/topicrank/internal/version"
 )
 
 // CheckRuns compares the runs.parquet at path with the table rows make
@@ -39,12 +39,11 @@ func CheckRuns(path, job string, rows []RunRow) (err error) {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	on, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	got, names, err := cells(f)
+	got, names, err := cells(bytes.NewReader(on))
 	if err != nil {
 		return fmt.Errorf("unreadable: %v", err)
 	}
@@ -67,38 +66,40 @@ func CheckRuns(path, job string, rows []RunRow) (err error) {
 			}
 		}
 	}
-	if err := sameStats(f, bytes.NewReader(made)); err != nil {
-		return err
-	}
-	return sameBytes(path, job, rows, names, want)
-}
-
-// sameBytes compares a table this build wrote (its footer names this
-// version, the columns are this version's) with the bytes it makes of
-// rows, so a flipped bit anywhere, a footer or page header included,
-// is found. The footer's two records of its writer must agree: one flip
-// cannot make a table pass as another writer's.
-func sameBytes(path, job string, rows []RunRow, names []string, want map[string][]string) error {
-	on, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	ver, by, err := writer(bytes.NewReader(on))
+	gf, err := readFooter(bytes.NewReader(on))
 	if err != nil {
 		return fmt.Errorf("unreadable footer: %v", err)
 	}
-	if ver == "" && !strings.HasPrefix(by, "topicrank version ") {
-		return nil // not a table topicrank wrote: cells and statistics checked
-	}
-	if by != "topicrank version "+ver {
-		return fmt.Errorf("its footer names two writers: %q and version %q", by, ver)
-	}
-	if ver != version.String() || len(names) != len(want) {
-		return nil // another build's encoder: cells and statistics checked
-	}
-	made, err := encodeRunsAs(job, rows, ver)
+	wf, err := readFooter(bytes.NewReader(made))
 	if err != nil {
 		return err
+	}
+	// The statistics (min, max, null count) of each column both tables
+	// keep, which readers such as DuckDB skip row groups by: a flipped bit
+	// there gives wrong answers with every cell right.
+	for k, ws := range wf.stats {
+		if gs, ok := gf.stats[k]; ok && gs != ws {
+			return fmt.Errorf("the statistics of column %q differ from its values", k)
+		}
+	}
+	return sameBytes(on, made, gf, len(names) == len(want))
+}
+
+// sameBytes compares a table this build wrote (its footer names this
+// version, its columns are this version's) with made, the bytes this
+// build makes of the manifests, so a flipped bit anywhere, a footer or
+// page header included, is found. The footer's two records of its
+// writer must agree: one flip cannot make a table pass as another
+// writer's.
+func sameBytes(on, made []byte, f footer, sameColumns bool) error {
+	if f.version == "" && !strings.HasPrefix(f.createdBy, "topicrank version ") {
+		return nil // not a table topicrank wrote: cells and statistics checked
+	}
+	if f.createdBy != "topicrank version "+f.version {
+		return fmt.Errorf("its footer names two writers: %q and version %q", f.createdBy, f.version)
+	}
+	if f.version != version.String() || !sameColumns {
+		return nil // another build's encoder: cells and statistics checked
 	}
 	if !bytes.Equal(on, made) {
 		return fmt.Errorf("its bytes differ from the table the manifests make (a page header or the footer)")
@@ -106,58 +107,31 @@ func sameBytes(path, job string, rows []RunRow, names []string, want map[string]
 	return nil
 }
 
-// writer returns the version and created_by a table's footer records.
-func writer(r parquet.ReaderAtSeeker) (ver, createdBy string, err error) {
+// footer is what verify reads of a table's footer: each column chunk's
+// statistics as text, by row group and column path (chunks without
+// statistics left out), and the writer it records.
+type footer struct {
+	stats              map[string]string
+	version, createdBy string
+}
+
+func readFooter(r parquet.ReaderAtSeeker) (footer, error) {
 	pf, err := file.NewParquetReader(r)
 	if err != nil {
-		return "", "", err
+		return footer{}, err
 	}
 	defer pf.Close()
 	md := pf.MetaData()
+	f := footer{stats: map[string]string{}, createdBy: md.GetCreatedBy()}
 	if v := md.KeyValueMetadata().FindValue("topicrank.version"); v != nil {
-		ver = *v
+		f.version = *v
 	}
-	return ver, md.GetCreatedBy(), nil
-}
-
-// sameStats compares the statistics (min, max, null count) the two tables
-// keep of each column they share, which readers such as DuckDB skip row
-// groups by: a flipped bit there gives wrong answers with every cell
-// right. Tables of another writer (a different number of row groups)
-// and columns one of them keeps no statistics of are not compared.
-func sameStats(got, want parquet.ReaderAtSeeker) error {
-	g, err := stats(got)
-	if err != nil {
-		return fmt.Errorf("unreadable footer: %v", err)
-	}
-	w, err := stats(want)
-	if err != nil {
-		return err
-	}
-	for k, ws := range w {
-		if gs, ok := g[k]; ok && gs != ws {
-			return fmt.Errorf("the statistics of column %q differ from its values", k)
-		}
-	}
-	return nil
-}
-
-// stats returns each column chunk's statistics as text, by row group and
-// column path.
-func stats(r parquet.ReaderAtSeeker) (map[string]string, error) {
-	pf, err := file.NewParquetReader(r)
-	if err != nil {
-		return nil, err
-	}
-	defer pf.Close()
-	md := pf.MetaData()
-	out := map[string]string{}
 	for i := range md.NumRowGroups() {
 		rg := md.RowGroup(i)
 		for j := range rg.NumColumns() {
 			cc, err := rg.ColumnChunk(j)
 			if err != nil {
-				return nil, err
+				return footer{}, err
 			}
 			if set, err := cc.StatsSet(); err != nil || !set {
 				continue
@@ -167,10 +141,10 @@ func stats(r parquet.ReaderAtSeeker) (map[string]string, error) {
 				continue
 			}
 			key := fmt.Sprintf("%d/%s", i, cc.PathInSchema())
-			out[key] = fmt.Sprintf("%v %x %x %d", st.HasMinMax(), st.EncodeMin(), st.EncodeMax(), st.NullCount())
+			f.stats[key] = fmt.Sprintf("%v %x %x %d", st.HasMinMax(), st.EncodeMin(), st.EncodeMax(), st.NullCount())
 		}
 	}
-	return out, nil
+	return f, nil
 }
 
 // cells reads a Parquet table into each column's values as text ("(null)"

@@ -35,12 +35,21 @@ func rewriteFeed(dir string) error {
 	if err != nil {
 		return err
 	}
+	newest := newestManifest(c)
+	if newest == nil {
+		return nil
+	}
+	return writeFeed(dir, newest.Config)
+}
+
+// newestManifest returns the manifest of c's newest complete or partial
+// run, nil if it has none: the job as it last ran.
+func newestManifest(c *Catalog) *Manifest {
 	ms := c.manifests()
 	if len(ms) == 0 {
 		return nil
 	}
-	newest := slices.MaxFunc(ms, func(a, b *Manifest) int { return strings.Compare(a.RunID, b.RunID) })
-	return writeFeed(dir, newest.Config)
+	return slices.MaxFunc(ms, func(a, b *Manifest) int { return strings.Compare(a.RunID, b.RunID) })
 }
 
 // feedEntries returns the feed's entries of the runs of catalogue c.
@@ -74,11 +83,10 @@ func feedEntries(dir string, c *Catalog, job Job) []publish.FeedEntry {
 // next run writes it.
 func verifyFeed(dir string, c *Catalog) []Finding {
 	path := filepath.Join(dir, feedFile)
-	ms := c.manifests()
-	if len(ms) == 0 || len(c.Pending) > 0 {
-		return nil // a publication cut short: its own finding, and -repair rewrites the feed
+	newest := newestManifest(c)
+	if newest == nil || len(c.Pending) > 0 {
+		return nil // no run, or a publication cut short: its own finding, and -repair rewrites the feed
 	}
-	newest := slices.MaxFunc(ms, func(a, b *Manifest) int { return strings.Compare(a.RunID, b.RunID) })
 	on, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

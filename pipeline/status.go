@@ -82,13 +82,11 @@ func newest(root, job string) (complete, partial *Manifest, damaged string) {
 	if err != nil {
 		return nil, nil, ""
 	}
-	for attempt := 1; ; attempt++ {
-		before := generation(dir)
+	untilStill(dir, func() bool {
 		complete, partial, damaged = newestOnce(root, job)
-		if damaged == "" || generation(dir) == before || attempt == maxReads {
-			return complete, partial, damaged
-		}
-	}
+		return damaged == ""
+	})
+	return complete, partial, damaged
 }
 
 // newestOnce is newest of the catalogue as it stands.

@@ -50,18 +50,13 @@ func Verify(root, job, statePath string, mend bool, log *slog.Logger) ([]Finding
 	// lock for the whole run, hours, so verify does not wait for it): a
 	// verify whose catalogue changed under it read a publication halfway
 	// and is read again, the few times one publication takes.
-	for attempt := 1; ; attempt++ {
-		before := generation(dir)
-		out, err := verifyOnce(dir, job, statePath, mend, log)
-		if generation(dir) == before || attempt == maxReads {
-			return out, err
-		}
-	}
+	var out []Finding
+	untilStill(dir, func() bool {
+		out, err = verifyOnce(dir, job, statePath, mend, log)
+		return false
+	})
+	return out, err
 }
-
-// maxReads bounds how often verify reads a job whose catalogue keeps
-// changing under it.
-const maxReads = 5
 
 // verifyOnce is Verify of a catalogue as it stands.
 func verifyOnce(dir, job, statePath string, mend bool, log *slog.Logger) ([]Finding, error) {

@@ -83,6 +83,24 @@ func strayFolders(dir string, mend bool) []Finding {
 	return out
 }
 
+// untilStill calls read until no publication changed the job folder dir
+// while it read (its generation is the same before and after), or read
+// reports it needs no second look, at most maxReads times: a reader
+// beside a publishing run reads again rather than report a catalogue
+// halfway changed.
+func untilStill(dir string, read func() (settled bool)) {
+	for attempt := 1; ; attempt++ {
+		before := generation(dir)
+		if read() || generation(dir) == before || attempt == maxReads {
+			return
+		}
+	}
+}
+
+// maxReads bounds how often a reader reads a job whose catalogue keeps
+// changing under it.
+const maxReads = 5
+
 // generation says what a publication changes in a job folder: LATEST,
 // the run folders (complete and partial), runs.parquet and feed.atom. Two
 // equal generations around a read say no publication happened during it.

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -59,7 +58,9 @@ func TestUpgradeKilledAtEveryStatement(t *testing.T) {
 	points := []int{0, 1, 2, 3, n / 4, n / 2, 3 * n / 4, n - 3, n - 2, n - 1}
 	for _, at := range append(points, n) {
 		out := t.TempDir()
-		copyTree(t, pristine, out)
+		if err := os.CopyFS(out, os.DirFS(pristine)); err != nil {
+			t.Fatal(err)
+		}
 		verify := func(when string, older bool) {
 			code, stdout, stderr := runner(t, "verify", "-out", out)
 			if code != 0 || strings.Contains(stdout, "older schema") != older {
@@ -148,33 +149,6 @@ func fetchCounts(t *testing.T, path string) map[string]int {
 		t.Fatal(err)
 	}
 	return m
-}
-
-// copyTree copies the files under src to dst, modes kept.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return os.MkdirAll(target, info.Mode().Perm())
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, info.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func mustSnapshot(t *testing.T) *snapshot.Snapshot {

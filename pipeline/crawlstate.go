@@ -91,7 +91,7 @@ func (r *Runner) crawlWith(ctx context.Context, job Job, state *store.Store, m *
 		m.Revisit.account(res)
 	}
 	if n := state.Rejected(); n > 0 {
-		log.Warn("stored copies failed their checksums: fetched again instead", "pages", n, "state", state.Path())
+		log.Warn("stored copies failed their checksums: never used, dropped (each page is fetched anew on its next visit)", "pages", n, "state", state.Path())
 	}
 	if *hist, err = pageHistories(state, res); err != nil && state.Damaged() == nil {
 		return nil, fmt.Errorf("crawl state %s: reading histories: %w", state.Path(), err)

@@ -171,9 +171,15 @@ func TestRunStoredCopyChecksum(t *testing.T) {
 	if _, err := db.Exec(`UPDATE pages SET doc = replace(doc, '/wiki/Page_', '/wiki/Pork_') WHERE key = '/wiki/Page_0'`); err != nil {
 		t.Fatal(err)
 	}
+	// A bad copy under another topic, which no run of this job meets.
+	if _, err := db.Exec(`INSERT INTO pages (key, run_id, fetched_at, digest, etag, last_modified, content_hash, structure, bytes, doc, checksum)
+		SELECT '/wiki/Elsewhere', run_id, fetched_at, 'another topic', etag, last_modified, content_hash, structure, bytes, doc, checksum
+		FROM pages WHERE key = '/wiki/Page_0'`); err != nil {
+		t.Fatal(err)
+	}
 	var n int
-	if db.QueryRow(`SELECT count(*) FROM pages WHERE doc LIKE '%Pork%'`).Scan(&n); n != 1 {
-		t.Fatalf("%d stored copies altered, want 1", n)
+	if db.QueryRow(`SELECT count(*) FROM pages WHERE doc LIKE '%Pork%'`).Scan(&n); n != 2 {
+		t.Fatalf("%d stored copies altered, want 2", n)
 	}
 	db.Close()
 	log := logged(r)
@@ -186,6 +192,21 @@ func TestRunStoredCopyChecksum(t *testing.T) {
 	}
 	if m.Counts.Fetched != 1 || !strings.Contains(log.String(), "failed their checksums") {
 		t.Errorf("%d pages fetched anew (want the altered one), log:\n%s", m.Counts.Fetched, log)
+	}
+	// The run dropped the copy it met; verify -repair drops the other and
+	// keeps the state.
+	state := filepath.Join(r.OutDir, "tennis", stateFile)
+	if f, err := Verify(r.OutDir, "tennis", state, false, r.Log); err != nil || len(f) != 1 || !strings.HasPrefix(f[0].Problem, "1 of its stored copies failed") {
+		t.Fatalf("verify after the run: %+v, %v; want the copy under another topic", f, err)
+	}
+	if f, err := Verify(r.OutDir, "tennis", state, true, r.Log); err != nil || len(f) != 1 || f[0].Repaired != "dropped 1 bad stored copy; the rest of the state is kept" {
+		t.Errorf("verify -repair: %+v, %v", f, err)
+	}
+	if f, err := Verify(r.OutDir, "tennis", state, false, r.Log); err != nil || len(f) != 0 {
+		t.Errorf("verify after -repair: %+v, %v", f, err)
+	}
+	if again, err := r.Run(context.Background(), job); err != nil || again.Counts.Fetched != 0 {
+		t.Errorf("the run after -repair fetched %v pages anew (%v): the state was not kept", again, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/topicrank/topicrank/stages/crawl/store"
@@ -11,7 +12,8 @@ import (
 // journal a stopped write left are notes, not damage: the next run
 // migrates the one and rolls back the other, and -repair never moves
 // aside a state it can read. With mend it rolls a journal back
-// (store.Recover) and checks again; a state still unsound is moved aside.
+// (store.Recover), drops stored copies that fail their checksums
+// (store.DropBad) and checks again; a state still unsound is moved aside.
 func verifyState(path string, mend bool) ([]Finding, error) {
 	var out []Finding
 	err := store.Check(path)
@@ -24,6 +26,19 @@ func verifyState(path string, mend bool) ([]Finding, error) {
 			return out, err
 		}
 		f.Repaired = "journal rolled back"
+		out = append(out, f)
+		err = store.Check(path)
+	}
+	if errors.Is(err, store.ErrBadCopies) {
+		f := Finding{Path: path, Problem: err.Error()}
+		if !mend {
+			return append(out, f), nil
+		}
+		n, derr := store.DropBad(path)
+		if derr != nil {
+			return out, derr
+		}
+		f.Repaired = fmt.Sprintf("dropped %d bad stored %s; the rest of the state is kept", n, copies(n))
 		out = append(out, f)
 		err = store.Check(path)
 	}
@@ -43,4 +58,11 @@ func verifyState(path string, mend bool) ([]Finding, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+func copies(n int) string {
+	if n == 1 {
+		return "copy"
+	}
+	return "copies"
 }

@@ -217,7 +217,7 @@ func Check(path string) error {
 		return describe(err)
 	}
 	if bad > 0 {
-		return fmt.Errorf("%d of its stored copies failed their checksums (the next run fetches them again)", bad)
+		return badCopiesError(bad)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -107,7 +108,10 @@ func fill(b []byte, seed uint64) {
 }
 
 // One byte changed in a stored link list, which SQLite's own checks
-// cannot see, makes the copy missing: fetched again, never used.
+// cannot see, makes the copy missing: fetched again, never used. The run
+// drops the bad copies it met (through Load or Memory) when it ends and
+// keeps a bad copy it stored again; DropBad drops the rest (under any
+// topic) and keeps every sound copy.
 func TestStoredCopyChecksum(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.sqlite")
 	s, err := Open(path, "r1")
@@ -116,21 +120,68 @@ func TestStoredCopyChecksum(t *testing.T) {
 	}
 	st := stored("h", 1)
 	st.Doc.Links = []page.Link{{Key: "/wiki/Port", Weight: 1}}
-	s.Save("/wiki/Seattle", "d", st)
+	for _, key := range []string{"/wiki/Seattle", "/wiki/Tacoma", "/wiki/Unseen", "/wiki/Elsewhere"} {
+		s.Save(key, "d", st)
+	}
 	s.Save("/wiki/Other", "d", stored("o", 1))
-	s.exec(`UPDATE pages SET doc = replace(doc, '/wiki/Port', '/wiki/Pork') WHERE key = '/wiki/Seattle'`)
+	s.Save("/wiki/Elsewhere", "d2", st) // under another topic
+	s.Finish("complete")
+	alter := func(keys ...string) {
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, key := range keys {
+			if _, err := db.Exec(`UPDATE pages SET doc = replace(doc, '/wiki/Port', '/wiki/Pork') WHERE key = ?`, key); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	alter("/wiki/Seattle", "/wiki/Tacoma", "/wiki/Unseen", "/wiki/Elsewhere")
+	if err := Check(path); !errors.Is(err, ErrBadCopies) || !strings.HasPrefix(err.Error(), "4 of its stored copies") {
+		t.Errorf("Check = %v, want four copies failing", err)
+	}
+
+	s, err = Open(path, "r2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Memory("d", 0.25); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, ok := s.Load("/wiki/Seattle", "d"); ok {
 		t.Error("a stored copy that fails its checksum was used")
 	}
 	if _, _, ok := s.Load("/wiki/Other", "d"); !ok {
 		t.Error("a sound copy was refused")
 	}
-	if s.Rejected() != 1 {
-		t.Errorf("Rejected = %d, want 1", s.Rejected())
+	s.Save("/wiki/Tacoma", "d", st) // fetched anew
+	if s.Rejected() != 3 {
+		t.Errorf("Rejected = %d, want 3 (Seattle, Tacoma, Unseen)", s.Rejected())
 	}
 	s.Finish("complete")
-	if err := Check(path); err == nil || !strings.Contains(err.Error(), "1 of its stored copies") {
-		t.Errorf("Check = %v, want one copy failing", err)
+	if err := Check(path); err == nil || !strings.HasPrefix(err.Error(), "1 of its stored copies") {
+		t.Errorf("Check = %v, want only the copy under the other topic failing", err)
+	}
+	if n, err := DropBad(path); n != 1 || err != nil {
+		t.Errorf("DropBad = %d, %v; want 1", n, err)
+	}
+	if err := Check(path); err != nil {
+		t.Errorf("Check after DropBad = %v", err)
+	}
+	s, err = Open(path, "r3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Finish("complete")
+	for key, want := range map[string]bool{"/wiki/Seattle": false, "/wiki/Unseen": false, "/wiki/Tacoma": true, "/wiki/Other": true} {
+		if _, _, ok := s.Load(key, "d"); ok != want {
+			t.Errorf("%s stored: %v, want %v", key, ok, want)
+		}
+	}
+	if _, _, ok := s.Load("/wiki/Elsewhere", "d2"); ok {
+		t.Error("the bad copy under another topic was kept")
 	}
 }
 

@@ -48,6 +48,19 @@ func rollbackError(path string) error {
 // makes SQLite roll the journal back. A journal that is not SQLite's
 // (random bytes) rolls back nothing and is removed by SQLite.
 func Recover(path string) error {
+	return locked(path, func(s *Store) error {
+		var n int
+		if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
+			return fmt.Errorf("crawl state %s: rolling back its journal: %w", path, describe(err))
+		}
+		return nil
+	})
+}
+
+// locked takes the state's lock at path, opens it for writing and calls
+// f: the tools that mend a state (Recover, DropBad) never touch one a run
+// is using (ErrBusy).
+func locked(path string, f func(*Store) error) error {
 	l, err := lock(path)
 	if err != nil {
 		return err
@@ -58,9 +71,6 @@ func Recover(path string) error {
 		return err
 	}
 	defer db.Close()
-	var n int
-	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n); err != nil {
-		return fmt.Errorf("crawl state %s: rolling back its journal: %w", path, describe(err))
-	}
-	return nil
+	db.SetMaxOpenConns(1)
+	return f(&Store{path: path, db: db})
 }

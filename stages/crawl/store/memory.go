@@ -33,6 +33,9 @@ func (s *Store) Memory(digest string, threshold float64) (map[string]crawl.Known
 			var known map[string]crawl.Known
 			if err := json.Unmarshal([]byte(blob), &known); err == nil {
 				_, err := s.db.Exec(`UPDATE memory SET run_id = ? WHERE digest = ?`, s.runID, digest)
+				if err == nil {
+					err = s.noteBad(digest)
+				}
 				s.noteCorrupt(err)
 				return known, err
 			}
@@ -119,7 +122,7 @@ func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known,
 	err = s.eachStored(`digest = ?`, []any{digest}, func(r storedRow) error {
 		var d page.Document
 		if r.sum != r.checksum() || json.Unmarshal([]byte(r.doc), &d) != nil {
-			s.bad++
+			s.bad[r.key] = true
 			return nil
 		}
 		explored, vertex := last[r.key]

@@ -36,7 +36,7 @@ func (s *Store) Load(key, digest string) (crawl.Stored, bool, bool) {
 	if sum != checksum(key, digest, st.ETag, st.LastModified, st.Hash, structure, st.Bytes, doc) ||
 		json.Unmarshal([]byte(doc), &st.Doc) != nil {
 		s.mu.Lock()
-		s.bad++
+		s.bad[key] = true
 		s.mu.Unlock()
 		return crawl.Stored{}, false, false
 	}
@@ -193,18 +193,6 @@ func sumAll(q querier) error {
 		}
 	}
 	return nil
-}
-
-// verifyAll counts the stored copies whose checksum fails.
-func (s *Store) verifyAll() (int, error) {
-	bad := 0
-	err := s.eachStored(`1`, nil, func(r storedRow) error {
-		if r.sum != r.checksum() {
-			bad++
-		}
-		return nil
-	})
-	return bad, err
 }
 
 // openReadOnly opens the file at path for reading only, without a lock.

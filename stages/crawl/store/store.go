@@ -125,7 +125,7 @@ type Store struct {
 	lost    int             // writes that never reached the file
 	lostErr error           // the first cause
 	corrupt error           // the first sign of a damaged file seen while running
-	bad     int             // stored copies that failed their checksum
+	bad     map[string]bool // stored copies that failed their checksum (badcopies.go), under mu
 	written map[string]bool // pages this run saved or touched, under mu: Err checks the file has them
 }
 
@@ -183,7 +183,7 @@ func open(path, runID string, ended [2]string) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1) // SQLite writes one at a time anyway
-	s := &Store{path: path, db: db, runID: runID, ended: ended}
+	s := &Store{path: path, db: db, runID: runID, ended: ended, bad: map[string]bool{}}
 	err = s.check()
 	if err == nil {
 		err = s.begin()
@@ -289,6 +289,9 @@ func (s *Store) Resumes() string { return s.resumes }
 // showed signs of damage while running is moved aside once closed, so the
 // next run starts from a fresh one instead of failing the same way.
 func (s *Store) Finish(status string) error {
+	s.mu.Lock()
+	s.dropBad()
+	s.mu.Unlock()
 	// The lock file first: its bytes are allocated, so a full disk cannot
 	// keep the next run from knowing how this one ended.
 	err := s.lock.record(s.runID, status)

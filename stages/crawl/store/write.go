@@ -144,11 +144,11 @@ func (s *Store) Damaged() error {
 }
 
 // Rejected is the number of stored copies that failed their checksum this
-// run and were treated as missing.
+// run: treated as missing, and dropped when the run ends (badcopies.go).
 func (s *Store) Rejected() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.bad
+	return len(s.bad)
 }
 
 func plural(n int, word string) string {

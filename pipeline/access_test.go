@@ -50,6 +50,38 @@ func TestJobLockChild(t *testing.T) {
 	}
 }
 
+// An output folder another user owns names the folder a run would have
+// to write (the one that exists), its owner and mode, and the chown.
+func TestOutputFolderOfAnotherUser(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o777) // for the child's copy of the test binary
+	outputs := filepath.Join(dir, "outputs")
+	if err := os.Mkdir(outputs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nobody.Reachable(t, dir)
+	out := nobody.Run(t, "TestOutputFolderChild", filepath.Join(outputs, "tennis"), dir)
+	for _, want := range []string{outputs + "/tennis is not writable by uid 65534", outputs + " (owner uid 0", "drwxr-xr-x", "chown 65534:65534"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestOutputFolderChild is TestOutputFolderOfAnotherUser's child, run as
+// nobody.
+func TestOutputFolderChild(t *testing.T) {
+	dir, ok := nobody.Arg()
+	if !ok {
+		t.Skip("the child of TestOutputFolderOfAnotherUser")
+	}
+	if err := Writable(dir, "output folder"); err != nil {
+		fmt.Println("writable:", err)
+	} else {
+		t.Fatal("a folder this user may not make passed")
+	}
+}
+
 // Random bytes in the state's -journal (a write stopped mid-way leaves a
 // journal): verify says so as a note, not "readonly database" nor
 // damage; -repair rolls it back, and the state, with every stored page,

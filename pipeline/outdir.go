@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/topicrank/topicrank/internal/access"
 	"github.com/topicrank/topicrank/internal/flock"
 )
 
@@ -273,9 +274,13 @@ func Writable(dir, what string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, fs.ErrPermission):
-		err = fmt.Errorf("%s %s is not writable by uid %d (gid %d): %w; make it writable by that user "+
+		why := access.Folder(dir) // the owner and mode, and the chown
+		if why == nil {
+			why = errors.New("make it writable by that user")
+		}
+		err = fmt.Errorf("%s %s is not writable by uid %d (gid %d): %w: %v "+
 			"(a container's volume: chown the host folder to that uid, or run the container with --user)",
-			what, dir, os.Getuid(), os.Getgid(), err)
+			what, dir, os.Getuid(), os.Getgid(), err, why)
 	default:
 		err = fmt.Errorf("%s %s: %w", what, dir, err)
 	}

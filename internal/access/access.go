@@ -25,22 +25,41 @@ const wOK = 2
 // files); otherwise an error naming each one it cannot write, with its
 // owner and mode, and the command that gives them to this process.
 func Check(paths ...string) error {
+	var all []string
+	for _, p := range paths {
+		all = append(all, p, filepath.Dir(p))
+	}
+	return check(all)
+}
+
+// Folder is Check for a folder to be made or written into: it names the
+// nearest folder of dir that exists (dir itself, or the parent a mkdir
+// would write) when this process cannot write it.
+func Folder(dir string) error {
+	for {
+		if _, err := os.Stat(dir); err == nil || filepath.Dir(dir) == dir {
+			return check([]string{dir})
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// check is Check of exactly paths.
+func check(paths []string) error {
 	var denied, readOnly []string
 	seen := map[string]bool{}
 	for _, p := range paths {
-		for _, q := range []string{p, filepath.Dir(p)} {
-			if seen[q] {
-				continue
-			}
-			seen[q] = true
-			err := syscall.Access(q, wOK)
-			switch {
-			case err == nil || errors.Is(err, fs.ErrNotExist):
-			case errors.Is(err, syscall.EROFS):
-				readOnly = append(readOnly, q)
-			default:
-				denied = append(denied, q)
-			}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		err := syscall.Access(p, wOK)
+		switch {
+		case err == nil || errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, syscall.EROFS):
+			readOnly = append(readOnly, p)
+		default:
+			denied = append(denied, p)
 		}
 	}
 	switch {

@@ -17,7 +17,7 @@ func cmdVerify(_ context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "outputs", "output root")
 	var names listFlag
 	fs.Var(&names, "job", "job to check (repeatable; default: every job published under -out)")
-	mend := fs.Bool("repair", false, "move damaged runs and a damaged crawl state aside (never deleting) and rebuild LATEST and runs.parquet")
+	mend := fs.Bool("repair", false, "move damaged runs and a damaged crawl state aside (never deleting a file), drop stored copies that fail their checksums, and rebuild LATEST, runs.parquet and feed.atom")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -89,6 +89,13 @@ strategy <b>{{.Manifest.Config.Strategy}}</b>, {{.Manifest.Config.Admission}} ad
 <p class="note">Kept, entered, left: the vertices this run shares with the run before, and those only in this one or only in that one; Jaccard = kept / (kept + entered + left). With best-first admission a night holds the last night's graph still ("memory"): it keeps its vertices except pages displaced by known better ones and a share explored for pages never fetched ("explored"), larger while exploring finds relevant pages.</p>
 {{end}}
 
+{{with .Words}}
+<h2>Topic words</h2>
+<table id="words"><tr><th>topic word</th><th class="n">judged pages holding it</th><th class="n">relevant</th></tr>
+{{range .}}<tr><td>{{.Word}}</td><td class="n">{{.Pages}}</td><td class="n">{{.Relevant}}</td></tr>
+{{end}}</table>
+<p class="note">Relevance reads the job's topic words and their stems, nothing wider: a word few pages hold finds few pages. Name the words the topic's pages use in their first sentences.</p>{{end}}
+
 <h2>Fetch outcomes</h2>
 {{.OutcomesChart}}
 

@@ -1,8 +1,9 @@
 // Package report renders one published run as a single self-contained
 // HTML file: status and counts, fetch outcomes, the top pages per epsilon
-// with their degrees, the biggest movers since the previous complete run
-// and the rank history of today's top pages. It reads only published
-// outputs (manifests and Parquet tables), never the crawl.
+// with their degrees, the biggest movers since the previous complete run,
+// the rank history of today's top pages and the job's topic words with
+// the pages holding each. It reads only published outputs (manifests and
+// Parquet tables), never the crawl.
 //
 // Charts are SVG written here rather than with gonum/plot: plot's SVG
 // embeds its fonts (hundreds of kilobytes per chart) and carries no
@@ -52,6 +53,9 @@ type Data struct {
 	// Failed are the vertices whose fetch failed: never in a top list as
 	// if they were articles.
 	Failed []FailedPage
+	// Words are the job's topic words and the judged pages holding each
+	// (nil: no topic words, or a run published before they were kept).
+	Words []Word
 	// OverRepresented are the pages most central here and least in the
 	// whole wiki (with a job's global_ranks): of the top OverTop by local
 	// position, the highest global position over local position first.
@@ -172,6 +176,7 @@ func Read(root, job, runID string) (*Data, error) {
 	d.Tops = append(d.Tops, top(cur, cur.Ranks, epsilons, "PageRank", false))
 	whyHere(root, job, runID, d.Tops)
 	d.Failed = failedPages(cur)
+	d.Words = topicWords(m.Config.Topics, cur, m.Config.RelevanceThreshold)
 	d.Outcomes = outcomes(m.Counts.Tally)
 	if len(m.Ranks) == 0 {
 		return d, nil

@@ -54,11 +54,20 @@ func TestReport(t *testing.T) {
 	if len(d.Nights) != 3 || d.Nights[2].RunID != d.Manifest.RunID || d.Nights[2].Relevant != d.Manifest.Counts.Relevant {
 		t.Errorf("harvest by night: %+v", d.Nights)
 	}
+	// The job's one word is behind every relevant page: without it a page
+	// shows the judge nothing.
+	if len(d.Words) != 1 || d.Words[0].Word != "tennis" || d.Words[0].Relevant != d.Manifest.Counts.Relevant ||
+		d.Words[0].Pages < d.Words[0].Relevant || d.Words[0].Pages > d.Manifest.Counts.Judged {
+		t.Errorf("topic words: %+v, with %d relevant of %d judged", d.Words, d.Manifest.Counts.Relevant, d.Manifest.Counts.Judged)
+	}
 	var html bytes.Buffer
 	if err := d.Write(&html); err != nil {
 		t.Fatal(err)
 	}
 	s := html.String()
+	if !strings.Contains(s, `<table id="words">`) || !strings.Contains(s, "<tr><td>tennis</td>") {
+		t.Error("the report lacks its topic words")
+	}
 	if !strings.Contains(s, `<table id="nights">`) || strings.Count(s, "</td></tr>\n") < 3 {
 		t.Error("the report lacks the harvest night by night")
 	}

@@ -27,6 +27,7 @@ func (c *crawler) priority(uid uint32, l page.Link, e learn.Example) float64 {
 		e.Sim, e.ParentRel, e.Depth, e.Parent = l.Weight, p.Relevance, p.Depth, uid
 		c.learner.Found(l.Key, e)
 		w = c.adjust(c.learner.Score(e), e)
+		c.teach(l.Key)
 	} else {
 		w = c.adjust(l.Weight, e)
 	}
@@ -112,4 +113,30 @@ func (c *crawler) pageLinks(uid uint32) []string {
 		return c.links[uid]
 	}
 	return nil
+}
+
+// teach trains the learned model on a link to a page memory has judged
+// and this night will not fetch: on a night that holds the graph still
+// (a plan), a known page outside the plan, mostly one an earlier
+// exploration found and left. Those are the kind of page exploration
+// chooses among; without their labels the model learns only from the
+// planned pages it fetches, relevant pages and their bridges first, a
+// sample unlike the frontier. The label is memory's relevance, so a
+// night learns what the nights before it found by exploring.
+func (c *crawler) teach(key string) {
+	m := c.mem
+	if m == nil || m.plan == nil {
+		return
+	}
+	kn, ok := m.known[key]
+	if _, planned := m.plan.keep[key]; !ok || kn.Gone || planned {
+		return
+	}
+	if _, done := c.visited[key]; done {
+		return
+	}
+	y := learn.Target(kn.Relevance, c.cfg.RelevanceThreshold)
+	for _, k := range c.learner.Judged(key, y, kn.Relevance >= c.cfg.RelevanceThreshold) {
+		c.rescore(k)
+	}
 }

@@ -131,3 +131,44 @@ func TestLaterLinkRaisesFrontierPage(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownPagesTeach: on a night that holds the graph still, links to
+// pages memory judged and the plan leaves out train the learned model,
+// though none of them is fetched: after sixty of them, a new page found
+// by a link like the known relevant ones' outranks one found by a link
+// like the known irrelevant ones', at the same similarity weight. A
+// planned page teaches nothing until it is fetched.
+func TestKnownPagesTeach(t *testing.T) {
+	good := learn.Example{Terms: []uint32{1, 2, 3}, Sim: 0.3}
+	bad := learn.Example{Terms: []uint32{7, 8, 9}, Sim: 0.3}
+	known := map[string]Known{"/wiki/Planned": {Relevance: 0.9, Vertex: true}}
+	for i := range 60 {
+		r := 0.01
+		if i%2 == 0 {
+			r = 0.9
+		}
+		known[fmt.Sprintf("/wiki/K%d", i)] = Known{Relevance: r, Explored: true}
+	}
+	c := &crawler{learner: learn.New(nil, nil), queue: NewQueue(), visited: map[string]uint32{}, cfg: Config{RelevanceThreshold: 0.25},
+		mem: &memory{known: known, threshold: 0.25, queued: map[string]float64{}, plan: &plan{keep: map[string]float64{"/wiki/Planned": 2.9}}}}
+	c.res = &Result{Pages: []Page{{Key: "/wiki/P", Relevance: 1, Relevant: true}}}
+	c.priority(0, page.Link{Key: "/wiki/Planned", Weight: 0.3}, good)
+	if c.learner.Links("/wiki/Planned") == nil {
+		t.Error("a planned page taught the model before it was fetched")
+	}
+	for i := range 60 {
+		e := bad
+		if i%2 == 0 {
+			e = good
+		}
+		c.priority(0, page.Link{Key: fmt.Sprintf("/wiki/K%d", i), Weight: 0.3}, e)
+	}
+	if !c.learner.Trained() {
+		t.Fatal("sixty known pages left the model untrained")
+	}
+	g := c.priority(0, page.Link{Key: "/wiki/NewGood", Weight: 0.3}, good)
+	b := c.priority(0, page.Link{Key: "/wiki/NewBad", Weight: 0.3}, bad)
+	if g <= b {
+		t.Errorf("a link like the known relevant pages' at %v, like the irrelevant ones' at %v", g, b)
+	}
+}

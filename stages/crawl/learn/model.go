@@ -3,7 +3,9 @@
 // apprentice) and relevance feedback (Rocchio).
 //
 // Each fetched page labels the links that led to it, with a soft label:
-// how far its relevance is from the threshold (Target). A link's features
+// how far its relevance is from the threshold (Target); so does a page
+// the crawl's memory judged on an earlier night and this night will not
+// fetch (the crawl's teach). A link's features
 // are its anchor's terms, the terms of the 20 words around it, its
 // title's terms and its section heading's terms (hashed by package page
 // into page.FeatureSpace weights), the similarity strategy's weight of

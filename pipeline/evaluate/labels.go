@@ -140,13 +140,16 @@ func ReadAssessments(path string) ([]string, map[string][]int, error) {
 	if !sc.Scan() {
 		return nil, nil, fmt.Errorf("%s: empty; want a header line", path)
 	}
-	head := strings.Split(sc.Text(), "\t")
+	head := fields(strings.TrimPrefix(sc.Text(), "\ufeff"))
 	if len(head) < 2 {
 		return nil, nil, fmt.Errorf("%s:1: want a header of page and topic names, tab-separated", path)
 	}
 	labels := map[string][]int{}
 	for n := 2; sc.Scan(); n++ {
-		f := strings.Split(sc.Text(), "\t")
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		f := fields(sc.Text())
 		if len(f) != len(head) {
 			return nil, nil, fmt.Errorf("%s:%d: %d fields, want %d", path, n, len(f), len(head))
 		}
@@ -166,4 +169,14 @@ func ReadAssessments(path string) ([]string, map[string][]int, error) {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return head[1:], labels, nil
+}
+
+// fields splits a line of the assessments at its tabs, each field
+// trimmed of spaces and a CRLF file's carriage return.
+func fields(line string) []string {
+	f := strings.Split(strings.TrimRight(line, "\r"), "\t")
+	for i := range f {
+		f[i] = strings.TrimSpace(f[i])
+	}
+	return f
 }

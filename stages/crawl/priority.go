@@ -116,13 +116,14 @@ func (c *crawler) pageLinks(uid uint32) []string {
 }
 
 // teach trains the learned model on a link to a page memory has judged
-// and this night will not fetch: on a night that holds the graph still
-// (a plan), a known page outside the plan, mostly one an earlier
-// exploration found and left. Those are the kind of page exploration
-// chooses among; without their labels the model learns only from the
-// planned pages it fetches, relevant pages and their bridges first, a
-// sample unlike the frontier. The label is memory's relevance, so a
-// night learns what the nights before it found by exploring.
+// and the night's plan leaves out (on a night that holds the graph
+// still): mostly a page an earlier exploration found and left. Those are
+// the kind of page exploration chooses among; without their labels the
+// model learns only from the planned pages it fetches, relevant pages
+// and their bridges first, a sample unlike the frontier. The label is
+// memory's relevance, so a night learns what the nights before it found
+// by exploring. Should the night fetch the page after all, its fresh
+// judgment teaches too.
 func (c *crawler) teach(key string) {
 	m := c.mem
 	if m == nil || m.plan == nil {

@@ -122,8 +122,8 @@ func (c *crawler) pageLinks(uid uint32) []string {
 // model learns only from the planned pages it fetches, relevant pages
 // and their bridges first, a sample unlike the frontier. The label is
 // memory's relevance, so a night learns what the nights before it found
-// by exploring. Should the night fetch the page after all, its fresh
-// judgment teaches too.
+// by exploring. Each link teaches once: should the night fetch the page
+// after all, its links have taught already, with memory's label.
 func (c *crawler) teach(key string) {
 	m := c.mem
 	if m == nil || m.plan == nil {

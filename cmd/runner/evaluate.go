@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs := newFlags("evaluate", stderr)
 	var f jobFlags
 	f.register(fs)
-	name := fs.String("job", "", "job to evaluate (required)")
+	name := fs.String("job", "", "job to evaluate, several comma-separated, or all (required); with -labels, several end with their means")
 	strategies := fs.String("strategies", strings.Join(page.Strategies, ","), "strategies to compare, comma-separated")
 	admission := fs.String("admission", "", "discovery or best-first (default: the job's)")
 	revisitMode := fs.Bool("revisit", false, "replay the job's recorded nights (revisit: all runs) under revisit policies instead of crawling")
@@ -36,6 +37,9 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return usageError{"-job is required"}
 	}
 	if *revisitMode {
+		if *name == "all" || strings.Contains(*name, ",") {
+			return usageError{"-revisit replays one job: name it"}
+		}
 		return evaluateRevisit(f, *name, *policies, *budget, *newShare, stdout, stderr)
 	}
 	var names []string
@@ -58,45 +62,107 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return usageError{"-admission: " + err.Error()}
 		}
 	}
+	if *nights < 0 {
+		return usageError{fmt.Sprintf("-nights %d: want a number of nights", *nights)}
+	}
 	cfg, r, err := f.runner(stderr)
 	if err != nil {
 		return err
 	}
-	job, ok := cfg.Job(*name)
-	if !ok {
-		return usageError{fmt.Sprintf("no job %q in %s", *name, f.config)}
+	jobs, err := pickJobs(cfg, *name, f.config)
+	if err != nil {
+		return err
 	}
-	var oracle map[string]float64
-	if *oracleCorpus != "" {
+	if len(jobs) > 1 && *labelTopic != "" {
+		return usageError{"-label-topic names one topic: with several jobs, each job's name is its topic"}
+	}
+	e := evaluation{strategies: names, admission: *admission, nights: *nights, labels: *labels, labelTopic: *labelTopic, oracleCorpus: *oracleCorpus}
+	var reps []*evaluate.Report
+	for i, job := range jobs {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		rep, err := e.run(ctx, r, f.out, job, stdout)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	if len(reps) < 2 || *labels == "" {
+		return nil
+	}
+	for _, s := range names {
+		if s == "bfs" || s == evaluate.Oracle {
+			continue
+		}
+		sum, err := evaluate.Summarize(s, reps)
+		if err == nil {
+			err = sum.Print(stdout)
+		}
+		if err != nil {
+			return &pipeline.Error{Op: "evaluate", Kind: pipeline.Failed, Err: err}
+		}
+	}
+	return nil
+}
+
+// pickJobs returns the jobs -job names: one, several comma-separated,
+// or all.
+func pickJobs(cfg *pipeline.Config, list, config string) ([]pipeline.Job, error) {
+	if list == "all" {
+		return cfg.Jobs, nil
+	}
+	var jobs []pipeline.Job
+	for _, n := range strings.Split(list, ",") {
+		job, ok := cfg.Job(strings.TrimSpace(n))
+		if !ok {
+			return nil, usageError{fmt.Sprintf("no job %q in %s", strings.TrimSpace(n), config)}
+		}
+		jobs = append(jobs, job)
+	}
+	return jobs, nil
+}
+
+// evaluation is what evaluate's flags ask of each job.
+type evaluation struct {
+	strategies                       []string
+	admission                        string
+	nights                           int
+	labels, labelTopic, oracleCorpus string
+}
+
+// run evaluates one job: crawls it once per strategy (or night by night),
+// prints the tables and saves them under the job's evaluate folder.
+func (e evaluation) run(ctx context.Context, r *pipeline.Runner, out string, job pipeline.Job, stdout io.Writer) (*evaluate.Report, error) {
+	fail := func(kind pipeline.Kind, err error) error {
+		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: kind, Err: err}
+	}
+	truth := evaluate.Truth{}
+	if e.oracleCorpus != "" {
 		texts, err := pipeline.TopicTexts(job.TopicPages)
 		if err == nil {
-			oracle, err = evaluate.LoadOracle(*oracleCorpus, job, texts)
+			truth.Oracle, err = evaluate.LoadOracle(e.oracleCorpus, job, texts)
 		}
 		if err != nil {
-			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Invalid, Err: fmt.Errorf("-oracle-corpus: %w", err)}
+			return nil, fail(pipeline.Invalid, fmt.Errorf("-oracle-corpus: %w", err))
 		}
 	}
-	truth := evaluate.Truth{Oracle: oracle}
-	if *labels != "" {
-		topic := *labelTopic
-		if topic == "" {
-			topic = job.Name
+	if e.labels != "" {
+		topic := cmp.Or(e.labelTopic, job.Name)
+		var err error
+		if truth.Labels, err = evaluate.ReadLabels(e.labels, topic); err != nil {
+			return nil, fail(pipeline.Invalid, fmt.Errorf("-labels: %w", err))
 		}
-		if truth.Labels, err = evaluate.ReadLabels(*labels, topic); err != nil {
-			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Invalid, Err: fmt.Errorf("-labels: %w", err)}
-		}
-	}
-	if *nights < 0 {
-		return usageError{fmt.Sprintf("-nights %d: want a number of nights", *nights)}
 	}
 	var rep *evaluate.Report
-	if *nights > 0 {
-		stateDir, err := evaluate.StateDir(f.out, job.Name)
+	var err error
+	if e.nights > 0 {
+		stateDir, err := evaluate.StateDir(out, job.Name)
 		if err != nil {
-			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+			return nil, fail(pipeline.Failed, err)
 		}
 		defer os.RemoveAll(stateDir)
-		rep, err = evaluate.EvaluateNights(ctx, r, job, names, *admission, *nights, truth, stateDir, r.Log)
+		rep, err = evaluate.EvaluateNights(ctx, r, job, e.strategies, e.admission, e.nights, truth, stateDir, r.Log)
 		if err == nil {
 			err = rep.PrintNights(stdout)
 		}
@@ -104,10 +170,10 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			err = rep.PrintPeople(stdout)
 		}
 		if err != nil {
-			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+			return nil, fail(pipeline.Failed, err)
 		}
 	} else {
-		rep, err = evaluate.Evaluate(ctx, r, job, names, *admission, truth, r.Log)
+		rep, err = evaluate.Evaluate(ctx, r, job, e.strategies, e.admission, truth, r.Log)
 		if err == nil {
 			err = rep.Print(stdout)
 		}
@@ -115,15 +181,15 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			err = rep.PrintPeople(stdout)
 		}
 		if err != nil {
-			return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+			return nil, fail(pipeline.Failed, err)
 		}
 	}
-	dir := evaluate.Dir(f.out, job.Name, rep.RunID)
+	dir := evaluate.Dir(out, job.Name, rep.RunID)
 	if _, err := rep.Save(dir); err != nil {
-		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Failed, Err: err}
+		return nil, fail(pipeline.Failed, err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s (harvest.parquet, overlap.parquet, curve.parquet, harvest.png, harvest.svg)\n", dir)
-	return nil
+	return rep, nil
 }
 
 // evaluateRevisit is evaluate -revisit: a replay of recorded nights.

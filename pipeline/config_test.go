@@ -88,7 +88,6 @@ func TestParseConfigErrors(t *testing.T) {
 		{"    link_scope: legacy\n", "    timezone: PST\n", `jobs.yaml:15: job "plain": timezone: "PST": want an IANA zone such as America/Los_Angeles`},
 		{"    seeds: [/wiki/Tennis]\n", "    seeds: [/wiki/Tennis, /wiki/Grand_Slam\n", `jobs.yaml:8: a flow sequence or mapping is not closed: a missing ']' or '}'`},
 		{"    topics: [tennis, grand slam]\n", "    topics: [' ', '']\n", `jobs.yaml:9: job "tennis": topics: every entry is blank`},
-		{"    topics: [tennis, grand slam]\n", "    topics: [tennis, IT]\n", `jobs.yaml:9: job "tennis": topics: "IT" has only stop words, which relevance ignores`},
 		{"    epsilons: [0.001]\n", "    epsilons: [0.01, -1]\n", `jobs.yaml:17: job "plain": epsilons: -1 must be between 1e-15 and 2`},
 		{"  max_pages: 50\n", "  max_pages: 50\n  beta: 1.5\n", `job "plain": beta: 1.5 must be in (0,1)`},
 		{`    schedule: "@daily"`, `    schedule: "61 * * * *"`, `jobs.yaml:12: job "plain": schedule: "61 * * * *"`},

@@ -15,7 +15,6 @@ import (
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
 	"github.com/topicrank/topicrank/stages/revisit"
-	"github.com/topicrank/topicrank/stages/text"
 )
 
 // validate checks a merged job; a problem is reported at the line of the
@@ -60,11 +59,6 @@ func (d *decoder) validate(n *yaml.Node, j *Job) {
 	}
 	if len(j.Topics) > 0 && page.NewTopics(j.Topics).Empty() {
 		bad("topics", "every entry is blank: give topic words, or remove topics for an unweighted crawl")
-	}
-	for _, w := range j.Topics {
-		if strings.TrimSpace(w) != "" && len(text.TermList(w)) == 0 {
-			bad("topics", "%q has only stop words, which relevance ignores: write the topic out (\"information technology\", not \"IT\")", w)
-		}
 	}
 	if j.MaxPages < 1 || j.MaxPages > Limits.MaxPages {
 		bad("max_pages", "must be between 1 and %d, got %d", Limits.MaxPages, j.MaxPages)

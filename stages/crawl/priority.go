@@ -89,9 +89,7 @@ func (c *crawler) judged(key string, uid uint32, usable bool, doc page.Document)
 	}
 	if c.learner != nil {
 		if usable {
-			for _, k := range c.learner.Judged(key, learn.Target(p.Relevance, c.cfg.RelevanceThreshold), p.Relevant) {
-				c.rescore(k)
-			}
+			c.learnLabel(key, p.Relevance, p.Relevant)
 		} else {
 			c.learner.Forget(key)
 		}
@@ -136,8 +134,14 @@ func (c *crawler) teach(key string) {
 	if _, done := c.visited[key]; done {
 		return
 	}
-	y := learn.Target(kn.Relevance, c.cfg.RelevanceThreshold)
-	for _, k := range c.learner.Judged(key, y, kn.Relevance >= c.cfg.RelevanceThreshold) {
+	c.learnLabel(key, kn.Relevance, kn.Relevance >= c.cfg.RelevanceThreshold)
+}
+
+// learnLabel trains the learned model on a page's label (its relevance,
+// and whether that makes it relevant) and re-scores the frontier pages
+// the learner names: a fetched page's label or memory's (teach).
+func (c *crawler) learnLabel(key string, relevance float64, relevant bool) {
+	for _, k := range c.learner.Judged(key, learn.Target(relevance, c.cfg.RelevanceThreshold), relevant) {
 		c.rescore(k)
 	}
 }

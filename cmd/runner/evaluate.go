@@ -76,13 +76,17 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if len(jobs) > 1 && *labelTopic != "" {
 		return usageError{"-label-topic names one topic: with several jobs, each job's name is its topic"}
 	}
-	e := evaluation{strategies: names, admission: *admission, nights: *nights, labels: *labels, labelTopic: *labelTopic, oracleCorpus: *oracleCorpus}
+	truth, err := jobLabels(jobs, *labels, *labelTopic)
+	if err != nil {
+		return err
+	}
+	e := evaluation{strategies: names, admission: *admission, nights: *nights, oracleCorpus: *oracleCorpus}
 	var reps []*evaluate.Report
 	for i, job := range jobs {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		rep, err := e.run(ctx, r, f.out, job, stdout)
+		rep, err := e.run(ctx, r, f.out, job, truth[i], stdout)
 		if err != nil {
 			return err
 		}
@@ -123,21 +127,42 @@ func pickJobs(cfg *pipeline.Config, list, config string) ([]pipeline.Job, error)
 	return jobs, nil
 }
 
-// evaluation is what evaluate's flags ask of each job.
-type evaluation struct {
-	strategies                       []string
-	admission                        string
-	nights                           int
-	labels, labelTopic, oracleCorpus string
+// jobLabels reads people's labels once (none without a file) and
+// returns each job's: the column -label-topic names, or the job's own.
+// A job without its column fails here, before any crawl.
+func jobLabels(jobs []pipeline.Job, path, topic string) ([]map[string]int, error) {
+	out := make([]map[string]int, len(jobs))
+	if path == "" {
+		return out, nil
+	}
+	names, all, err := evaluate.ReadAssessments(path)
+	for i, job := range jobs {
+		if err == nil {
+			out[i], err = evaluate.LabelsOf(path, names, all, cmp.Or(topic, job.Name))
+		}
+		if err != nil {
+			return nil, &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: pipeline.Invalid, Err: fmt.Errorf("-labels: %w", err)}
+		}
+	}
+	return out, nil
 }
 
-// run evaluates one job: crawls it once per strategy (or night by night),
-// prints the tables and saves them under the job's evaluate folder.
-func (e evaluation) run(ctx context.Context, r *pipeline.Runner, out string, job pipeline.Job, stdout io.Writer) (*evaluate.Report, error) {
+// evaluation is what evaluate's flags ask of each job.
+type evaluation struct {
+	strategies   []string
+	admission    string
+	nights       int
+	oracleCorpus string
+}
+
+// run evaluates one job, judged by labels when there are some: crawls
+// it once per strategy (or night by night), prints the tables and saves
+// them under the job's evaluate folder.
+func (e evaluation) run(ctx context.Context, r *pipeline.Runner, out string, job pipeline.Job, labels map[string]int, stdout io.Writer) (*evaluate.Report, error) {
 	fail := func(kind pipeline.Kind, err error) error {
 		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: kind, Err: err}
 	}
-	truth := evaluate.Truth{}
+	truth := evaluate.Truth{Labels: labels}
 	if e.oracleCorpus != "" {
 		texts, err := pipeline.TopicTexts(job.TopicPages)
 		if err == nil {
@@ -145,13 +170,6 @@ func (e evaluation) run(ctx context.Context, r *pipeline.Runner, out string, job
 		}
 		if err != nil {
 			return nil, fail(pipeline.Invalid, fmt.Errorf("-oracle-corpus: %w", err))
-		}
-	}
-	if e.labels != "" {
-		topic := cmp.Or(e.labelTopic, job.Name)
-		var err error
-		if truth.Labels, err = evaluate.ReadLabels(e.labels, topic); err != nil {
-			return nil, fail(pipeline.Invalid, fmt.Errorf("-labels: %w", err))
 		}
 	}
 	var rep *evaluate.Report

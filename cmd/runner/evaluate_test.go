@@ -42,7 +42,16 @@ func TestEvaluateSeveralJobs(t *testing.T) {
 		}
 	}
 	w := wikitest.New(t, 200)
-	code, stdout, stderr := runner(t, "evaluate", "-config", jobs, "-job", "all", "-strategies", "bfs,similarity,oracle",
+	// A job without its column in the labels fails before any job crawls.
+	oneColumn := filepath.Join(t.TempDir(), "gen.tsv")
+	os.WriteFile(oneColumn, []byte("page\tgen\nPage_0\t1\n"), 0o644)
+	early := t.TempDir()
+	code, stdout, stderr := runner(t, "evaluate", "-config", jobs, "-job", "all", "-strategies", "bfs", "-labels", oneColumn,
+		"-out", early, "-base-url", w.URL())
+	if entries, _ := os.ReadDir(early); code != 2 || !strings.Contains(stderr, `no topic "gen2" (it has gen)`) || len(entries) > 0 {
+		t.Errorf("labels without gen2's column: exit %d, %d outputs\n%s", code, len(entries), stderr)
+	}
+	code, stdout, stderr = runner(t, "evaluate", "-config", jobs, "-job", "all", "-strategies", "bfs,similarity,oracle",
 		"-admission", "best-first", "-nights", "2", "-labels", labels, "-out", t.TempDir(), "-base-url", w.URL())
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -116,6 +116,12 @@ func ReadLabels(path, topic string) (map[string]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	return LabelsOf(path, names, all, topic)
+}
+
+// LabelsOf returns one topic's labels out of every topic's, as
+// ReadAssessments returns them from the file at path (named in errors).
+func LabelsOf(path string, names []string, all map[string][]int, topic string) (map[string]int, error) {
 	i := slices.Index(names, topic)
 	if i < 0 {
 		return nil, fmt.Errorf("%s: no topic %q (it has %s)", path, topic, strings.Join(names, ", "))

@@ -48,8 +48,8 @@ func TestEvaluateSeveralJobs(t *testing.T) {
 	early := t.TempDir()
 	code, stdout, stderr := runner(t, "evaluate", "-config", jobs, "-job", "all", "-strategies", "bfs", "-labels", oneColumn,
 		"-out", early, "-base-url", w.URL())
-	if entries, _ := os.ReadDir(early); code != 2 || !strings.Contains(stderr, `no topic "gen2" (it has gen)`) || len(entries) > 0 {
-		t.Errorf("labels without gen2's column: exit %d, %d outputs\n%s", code, len(entries), stderr)
+	if entries, _ := os.ReadDir(early); code != 2 || !strings.Contains(stderr, `no topic "gen2" (it has gen)`) || len(entries) > 0 || stdout != "" {
+		t.Errorf("labels without gen2's column: exit %d, %d outputs\n%s%s", code, len(entries), stdout, stderr)
 	}
 	code, stdout, stderr = runner(t, "evaluate", "-config", jobs, "-job", "all", "-strategies", "bfs,similarity,oracle",
 		"-admission", "best-first", "-nights", "2", "-labels", labels, "-out", t.TempDir(), "-base-url", w.URL())

@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
+	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
@@ -142,5 +144,39 @@ func TestFetchFailuresSummarised(t *testing.T) {
 		if want := map[slog.Level]int{slog.LevelInfo: 0, slog.LevelDebug: 20}[level]; summaries != 1 || single != want {
 			t.Errorf("level %v: %d summaries, %d single failures (want 1 and %d)", level, summaries, single, want)
 		}
+	}
+}
+
+// A best-first night counts its vertices by what admitted them: a
+// redirect title folded into its article (fetched twice, one vertex)
+// counts once, so the counts sum to the graph's vertices.
+func TestAdmissionsCountVertices(t *testing.T) {
+	article := `<link rel="canonical" href="https://en.wikipedia.org/wiki/Tennis_A"/><p>tennis <a href="/wiki/B">b</a></p>`
+	base := serveSite(t, map[string]string{
+		"S":        `<p>tennis <a href="/wiki/Tennis_A">a</a> <a href="/wiki/Tennis_Alias">alias</a> <a href="/wiki/B">b</a></p>`,
+		"Tennis_A": article, "Tennis_Alias": article,
+		"B": `<p>tennis <a href="/wiki/C">c</a></p>`,
+		"C": `<p>tennis</p>`,
+	})
+	cfg := config(base, 10, 1)
+	cfg.Seeds, cfg.Admission = []string{"/wiki/S"}, crawl.AdmitBestFirst
+	st, err := store.Open(filepath.Join(t.TempDir(), "state.sqlite"), "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.State = st
+	res := run(t, cfg)
+	if err := st.Finish("complete"); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Merged) != 1 || res.Merged[0].Key != "/wiki/Tennis_Alias" {
+		t.Fatalf("merged = %+v; want the alias folded into Tennis_A", res.Merged)
+	}
+	sum := 0
+	for _, n := range res.AdmittedBy {
+		sum += n
+	}
+	if sum != len(res.Pages) || res.AdmittedBy[crawl.FromExploration] != len(res.Pages) {
+		t.Errorf("admitted by %v for %d vertices; want every vertex once, by exploration (a first night)", res.AdmittedBy, len(res.Pages))
 	}
 }

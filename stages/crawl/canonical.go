@@ -30,6 +30,7 @@ func (c *crawler) canonicalize(uid uint32, canonical string) bool {
 	}
 	c.merged[uid] = other
 	c.tally.Add(p, -1) // no longer a vertex
+	c.unadmit(uid)
 	c.visited[p.Key] = other
 	p.DuplicateOf = canonical
 	return true

@@ -30,9 +30,9 @@ func (c *crawler) loop(ctx context.Context) {
 			if _, ok := c.visited[key]; ok {
 				continue // a vertex already, under its canonical title
 			}
-			c.vertex(key, weight)
+			uid := c.vertex(key, weight)
 			if c.mem != nil {
-				c.admittedFrom(key)
+				c.admittedFrom(key, uid)
 			}
 		}
 		c.prefetch(ctx)

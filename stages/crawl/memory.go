@@ -75,6 +75,7 @@ type memory struct {
 	budget    int                // admissions memory may rank: the plan's pages, or without one (1 - new_share) of max_pages
 	queued    map[string]float64 // keys queued at a memory priority: the strategy's priority of each
 	admitted  int
+	from      map[uint32]string // each admitted vertex's source, for unadmit
 }
 
 // newMemory returns the crawl's memory, or nil when it has none to use.
@@ -87,7 +88,7 @@ func newMemory(cfg Config, st State, digest string, seeds []string) (*memory, er
 	if err != nil {
 		return nil, err
 	}
-	mem := &memory{known: known, threshold: cfg.RelevanceThreshold, queued: map[string]float64{},
+	mem := &memory{known: known, threshold: cfg.RelevanceThreshold, queued: map[string]float64{}, from: map[uint32]string{},
 		budget: int(float64(cfg.MaxPages) * (1 - cfg.ExploreShare))}
 	if mem.plan = makePlan(known, seeds, cfg.MaxPages, cfg.ExploreShare, cfg.RelevanceThreshold); mem.plan != nil {
 		mem.budget = len(mem.plan.keep)
@@ -145,16 +146,17 @@ func (m *memory) planned(key string, w float64, spent bool) (float64, bool) {
 	return w, false
 }
 
-// admittedFrom counts a vertex by where its priority came from, and once
+// admittedFrom counts vertex uid (key) by where its priority came from, and once
 // memory's share is spent, gives the pages still queued at a memory
 // priority their plain one: the rest of the night explores.
-func (c *crawler) admittedFrom(key string) {
+func (c *crawler) admittedFrom(key string, uid uint32) {
 	m := c.mem
+	from := FromExploration
 	switch _, plain := m.queued[key]; {
 	case plain && m.admitted < m.budget:
 		m.admitted++
 		delete(m.queued, key)
-		c.res.AdmittedBy[FromMemory]++
+		from = FromMemory
 		if m.admitted == m.budget {
 			for k, p := range m.queued {
 				c.queue.Reweigh(k, p)
@@ -162,9 +164,23 @@ func (c *crawler) admittedFrom(key string) {
 			clear(m.queued)
 		}
 	case hasKey(m.known, key):
-		c.res.AdmittedBy[FromModel]++
-	default:
-		c.res.AdmittedBy[FromExploration]++
+		from = FromModel
+	}
+	c.res.AdmittedBy[from]++
+	m.from[uid] = from
+}
+
+// unadmit takes back the count of vertex uid, folded into another vertex
+// (canonicalize): AdmittedBy counts the graph's vertices, so a redirect
+// title fetched beside its article counts once. Memory's share stays
+// spent, as the request was.
+func (c *crawler) unadmit(uid uint32) {
+	if c.mem == nil {
+		return
+	}
+	if from, ok := c.mem.from[uid]; ok {
+		c.res.AdmittedBy[from]--
+		delete(c.mem.from, uid)
 	}
 }
 

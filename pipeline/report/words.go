@@ -25,15 +25,15 @@ func topicWords(topics []string, cur *publish.Previous, threshold float64) []Wor
 		return nil
 	}
 	out := make([]Word, len(topics))
-	at := make(map[string]int, len(topics))
 	for i, t := range topics {
 		out[i].Word = t
-		at[strings.ToLower(t)] = i
 	}
 	for page, words := range cur.TopicWords {
-		for _, w := range strings.Split(words, ", ") {
-			i, ok := at[strings.ToLower(w)]
-			if !ok {
+		// The column joins the words with ", "; a word is looked up as a
+		// whole element, so one that itself holds ", " is found too.
+		list := ", " + strings.ToLower(words) + ", "
+		for i, t := range topics {
+			if !strings.Contains(list, ", "+strings.ToLower(t)+", ") {
 				continue
 			}
 			out[i].Pages++

@@ -20,6 +20,12 @@ func TestTopicWords(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
+	// A topic word holding the column's separator is still one word.
+	cur.TopicWords["/wiki/E"], cur.Relevance["/wiki/E"] = "film, paris, texas", 0.5
+	got = topicWords([]string{"Paris, Texas", "film"}, cur, 0.25)
+	if want := []Word{{"Paris, Texas", 1, 1}, {"film", 3, 2}}; !slices.Equal(got, want) {
+		t.Errorf("with a word holding \", \": got %+v, want %+v", got, want)
+	}
 	if got := topicWords(nil, cur, 0.25); got != nil {
 		t.Errorf("a job without topic words: %+v", got)
 	}

@@ -15,9 +15,9 @@ const (
 	FeatLeadDensity         // share of the lead's terms that are topic terms
 	FeatBodyDensity         // share of the article's terms that are topic terms, ×10
 	FeatCoverage            // share of the topic's terms the article holds
-	FeatCategories          // share of the visible categories naming a topic term
+	FeatCategories          // share of the topical categories (categories.go) naming a topic term
 	FeatFirst               // log(1 + topic terms among the lead's first FirstWords terms)
-	FeatCategoryHits        // log(1 + visible categories naming a topic term)
+	FeatCategoryHits        // log(1 + topical categories naming a topic term)
 	FeatDefinition          // log(1 + topic terms in what the first sentence says the subject is)
 	NumFeatures
 )
@@ -74,22 +74,23 @@ func (t *Topic) Evidence(p Page) Evidence {
 		e[FeatBodyDensity] = 10 * float64(t.count(body)) / float64(len(body))
 	}
 	e[FeatCoverage] = t.coverage(body)
-	if n := len(p.Categories); n > 0 {
+	if cats := topical(p.Categories); len(cats) > 0 {
 		hit := 0
-		for _, c := range p.Categories {
+		for _, c := range cats {
 			if t.count(TermList(strings.ReplaceAll(c, "_", " "))) > 0 {
 				hit++
 			}
 		}
-		e[FeatCategories] = float64(hit) / float64(n)
+		e[FeatCategories] = float64(hit) / float64(len(cats))
 		e[FeatCategoryHits] = math.Log1p(float64(hit))
 	}
 	return e
 }
 
 // Matched returns the topic words and phrases that p's title, article or
-// visible categories hold (every term of a phrase, as Evidence matches
-// terms), in the topic's order: the words behind its relevance.
+// topical categories (categories.go) hold (every term of a phrase, as
+// Evidence matches terms), in the topic's order: the words behind its
+// relevance.
 func (t *Topic) Matched(p Page) []string {
 	if t.Empty() {
 		return nil
@@ -104,7 +105,7 @@ func (t *Topic) Matched(p Page) []string {
 	if p.Article != nil {
 		add(TermList(p.Article.Text()))
 	}
-	for _, c := range p.Categories {
+	for _, c := range topical(p.Categories) {
 		add(TermList(strings.ReplaceAll(c, "_", " ")))
 	}
 	var out []string

@@ -146,9 +146,9 @@ func (m *memory) planned(key string, w float64, spent bool) (float64, bool) {
 	return w, false
 }
 
-// admittedFrom counts vertex uid (key) by where its priority came from, and once
-// memory's share is spent, gives the pages still queued at a memory
-// priority their plain one: the rest of the night explores.
+// admittedFrom counts vertex uid (key) by where its priority came from,
+// and once memory's share is spent, gives the pages still queued at a
+// memory priority their plain one: the rest of the night explores.
 func (c *crawler) admittedFrom(key string, uid uint32) {
 	m := c.mem
 	from := FromExploration

@@ -14,7 +14,6 @@ import (
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
-	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
@@ -160,15 +159,7 @@ func TestAdmissionsCountVertices(t *testing.T) {
 	})
 	cfg := config(base, 10, 1)
 	cfg.Seeds, cfg.Admission = []string{"/wiki/S"}, crawl.AdmitBestFirst
-	st, err := store.Open(filepath.Join(t.TempDir(), "state.sqlite"), "r1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.State = st
-	res := run(t, cfg)
-	if err := st.Finish("complete"); err != nil {
-		t.Fatal(err)
-	}
+	res := runStored(t, cfg, filepath.Join(t.TempDir(), "state.sqlite"), "r1")
 	if len(res.Merged) != 1 || res.Merged[0].Key != "/wiki/Tennis_Alias" {
 		t.Fatalf("merged = %+v; want the alias folded into Tennis_A", res.Merged)
 	}

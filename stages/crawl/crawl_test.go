@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/topicrank/topicrank/stages/crawl"
+	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
@@ -30,6 +31,22 @@ func run(t *testing.T, cfg crawl.Config) *crawl.Result {
 	t.Helper()
 	res, err := crawl.Crawl(context.Background(), cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// runStored crawls with the crawl state at path as run runID, and
+// finishes the run complete.
+func runStored(t *testing.T, cfg crawl.Config, path, runID string) *crawl.Result {
+	t.Helper()
+	st, err := store.Open(path, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.State = st
+	res := run(t, cfg)
+	if err := st.Finish("complete"); err != nil {
 		t.Fatal(err)
 	}
 	return res

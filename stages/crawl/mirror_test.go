@@ -8,7 +8,6 @@ import (
 
 	"github.com/topicrank/topicrank/stages/crawl"
 	"github.com/topicrank/topicrank/stages/crawl/page"
-	"github.com/topicrank/topicrank/stages/crawl/store"
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
@@ -158,16 +157,7 @@ func TestMirrorRecrawlIsConditional(t *testing.T) {
 	}
 	dir := t.TempDir()
 	crawlWith := func(cfg crawl.Config, runID string) *crawl.Result {
-		st, err := store.Open(filepath.Join(dir, cfg.Admission.String()+".sqlite"), runID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.State = st
-		res := run(t, cfg)
-		if err := st.Finish("complete"); err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return runStored(t, cfg, filepath.Join(dir, cfg.Admission.String()+".sqlite"), runID)
 	}
 	base := wikitest.Mirror(t)
 	// Best-first admission with the similarity strategy and the prose

@@ -15,10 +15,10 @@ var affiliations = []string{
 	"alumni of ", "people educated at ", "fellows of ", "academics of ", "trustees of ",
 }
 
-// affiliation reports whether category c names people by an institution
-// (affiliations); the judge and Matched read no topic term from it.
+// affiliation reports whether category name c, its words spaced
+// (topical), names people by an institution (affiliations).
 func affiliation(c string) bool {
-	c = strings.ToLower(strings.ReplaceAll(c, "_", " "))
+	c = strings.ToLower(c)
 	for _, a := range affiliations {
 		if strings.HasSuffix(c, a) || strings.HasPrefix(c, a) {
 			return true
@@ -27,12 +27,13 @@ func affiliation(c string) bool {
 	return false
 }
 
-// topical returns the categories that may say what a page is about:
-// cats without affiliations.
+// topical returns the categories that may say what a page is about,
+// their words spaced ("Law_schools" → "Law schools"): cats without
+// affiliations. The judge and Matched read topic terms from these alone.
 func topical(cats []string) []string {
 	var out []string
 	for _, c := range cats {
-		if !affiliation(c) {
+		if c = strings.ReplaceAll(c, "_", " "); !affiliation(c) {
 			out = append(out, c)
 		}
 	}

@@ -22,8 +22,8 @@ func TestAffiliation(t *testing.T) {
 		"Alumnium_compounds":                           false, // a word that only begins like one
 		"School_faculty_lounges":                       false, // "faculty" not at the end
 	} {
-		if got := affiliation(c); got != want {
-			t.Errorf("affiliation(%q) = %v, want %v", c, got, want)
+		if got := len(topical([]string{c})) == 0; got != want {
+			t.Errorf("%q an affiliation: %v, want %v", c, got, want)
 		}
 	}
 }

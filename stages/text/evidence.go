@@ -77,7 +77,7 @@ func (t *Topic) Evidence(p Page) Evidence {
 	if cats := topical(p.Categories); len(cats) > 0 {
 		hit := 0
 		for _, c := range cats {
-			if t.count(TermList(strings.ReplaceAll(c, "_", " "))) > 0 {
+			if t.count(TermList(c)) > 0 {
 				hit++
 			}
 		}
@@ -106,7 +106,7 @@ func (t *Topic) Matched(p Page) []string {
 		add(TermList(p.Article.Text()))
 	}
 	for _, c := range topical(p.Categories) {
-		add(TermList(strings.ReplaceAll(c, "_", " ")))
+		add(TermList(c))
 	}
 	var out []string
 	for _, w := range t.words {

@@ -3,8 +3,8 @@
 // them) into the wiki's article link graph, for runner rank -dump.
 //
 // sql.go and rows.go are a streaming reader of the INSERT statements
-// mysqldump writes:
-// one row at a time, in memory bounded by a row's size whatever a line's.
+// mysqldump writes: one row at a time, in memory bounded by a row's size
+// whatever a line's.
 package dump
 
 import (

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,5 +170,48 @@ func TestAdmissionsCountVertices(t *testing.T) {
 	}
 	if sum != len(res.Pages) || res.AdmittedBy[crawl.FromExploration] != len(res.Pages) {
 		t.Errorf("admitted by %v for %d vertices; want every vertex once, by exploration (a first night)", res.AdmittedBy, len(res.Pages))
+	}
+}
+
+// TestPlanLeavesAliases: a redirect title folded into its article on one
+// night is neither planned nor explored on the next while pages never
+// fetched wait (a night would fetch it only to fold it again), and the
+// graph holds still.
+func TestPlanLeavesAliases(t *testing.T) {
+	article := `<link rel="canonical" href="https://en.wikipedia.org/wiki/Tennis_A"/><p>tennis</p>`
+	site := map[string]string{
+		// All pages are equally relevant: the plan orders them by title,
+		// Alias first, and it ranks above every other link.
+		"S":        `<p>tennis <a href="/wiki/Tennis_A">a</a> <a href="/wiki/Alias">tennis</a> <a href="/wiki/B">b</a></p>`,
+		"Tennis_A": article, "Alias": article,
+		"B": `<p>tennis <a href="/wiki/P0">p</a> <a href="/wiki/P1">p</a></p>`,
+	}
+	for p := range 2 {
+		z := `<p>tennis`
+		for i := range 10 {
+			z += fmt.Sprintf(` <a href="/wiki/Z%d">z</a>`, 10*p+i)
+			site[fmt.Sprint("Z", 10*p+i)] = `<p>tennis</p>`
+		}
+		site[fmt.Sprint("P", p)] = z + `</p>`
+	}
+	cfg := config(serveSite(t, site), 10, 1)
+	cfg.Seeds, cfg.Admission = []string{"/wiki/S"}, crawl.AdmitBestFirst
+	path := filepath.Join(t.TempDir(), "state.sqlite")
+	first := runStored(t, cfg, path, "r1")
+	if len(first.Merged) != 1 || first.Merged[0].Key != "/wiki/Alias" {
+		t.Fatalf("night 1 merged %+v; want the alias folded", first.Merged)
+	}
+	second := runStored(t, cfg, path, "r2")
+	if len(second.Merged) != 0 {
+		t.Errorf("night 2 merged %v; want the alias left unfetched", second.Merged[0].Key)
+	}
+	kept := 0
+	for _, k := range keys(second) {
+		if slices.Contains(keys(first), k) {
+			kept++
+		}
+	}
+	if kept != len(first.Pages)-1 || len(second.Pages) != len(first.Pages) {
+		t.Errorf("night 2 kept %d of night 1's %d vertices, has %d; want all but the one explored", kept, len(first.Pages), len(second.Pages))
 	}
 }

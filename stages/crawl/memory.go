@@ -43,6 +43,10 @@ type Known struct {
 	Explored bool `json:"x,omitempty"`
 	// Gone says its last answer was 404 or 410: a plan never keeps it.
 	Gone bool `json:"g,omitempty"`
+	// Alias says it is a redirect title, not a vertex, whose article
+	// memory knows under the article's own title: a plan never keeps it,
+	// since a night would fetch it only to fold it into the article.
+	Alias bool `json:"a,omitempty"`
 	// Out are, for a vertex, its links to the night's other vertices
 	// and to known relevant pages: the paths the next night can keep.
 	Out []string `json:"o,omitempty"`
@@ -133,14 +137,15 @@ func (m *memory) priority(key string, w float64, visited map[string]uint32) (p f
 }
 
 // planned is priority under a plan: a planned page at planBoost plus its
-// value while memory's share lasts, a known page judged not relevant and
-// left out of the plan at a fraction of its weight (exploring is better
-// spent on pages never judged), any other page at its weight.
+// value while memory's share lasts, a known page judged not relevant or a
+// known redirect title, left out of the plan, at a fraction of its weight
+// (exploring is better spent on pages never judged), any other page at
+// its weight.
 func (m *memory) planned(key string, w float64, spent bool) (float64, bool) {
 	if v, ok := m.plan.keep[key]; ok && !spent {
 		return planBoost + v/3, true
 	}
-	if k, ok := m.known[key]; ok && k.Relevance < m.threshold {
+	if k, ok := m.known[key]; ok && (k.Relevance < m.threshold || k.Alias) {
 		return w * knownIrrelevant, false
 	}
 	return w, false

@@ -36,3 +36,29 @@ func TestMemoryPriority(t *testing.T) {
 		t.Errorf("no memory: %v %v", p, ok)
 	}
 }
+
+// Priorities under a plan, hand-checked: a planned page at planBoost plus
+// a third of its value; a known page judged not relevant, or a known
+// redirect title, at a quarter of its weight; an unknown page at its
+// weight. Once memory's share is spent the planned page has its weight.
+func TestPlannedPriority(t *testing.T) {
+	m := &memory{threshold: 0.1, budget: 1, queued: map[string]float64{}, plan: &plan{keep: map[string]float64{"/wiki/Kept": 2.4}},
+		known: map[string]Known{
+			"/wiki/Kept":  {Relevance: 0.4, Vertex: true},
+			"/wiki/Alias": {Relevance: 0.9, Alias: true},
+			"/wiki/Dead":  {Relevance: 0.05},
+		}}
+	check := func(when string, want map[string]string) {
+		for key, w := range want {
+			p, ok := m.priority(key, 0.4, nil)
+			if got := fmt.Sprintf("%.2f %v", p, ok); got != w {
+				t.Errorf("%s, %s: %s, want %s", when, key, got, w)
+			}
+		}
+	}
+	check("memory's share left", map[string]string{
+		"/wiki/Kept": "3.80 true", "/wiki/Alias": "0.10 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
+	m.admitted = m.budget
+	check("memory's share spent", map[string]string{
+		"/wiki/Kept": "0.40 false", "/wiki/Alias": "0.10 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
+}

@@ -150,8 +150,8 @@ func values(known map[string]Known, parent map[string]string, threshold float64)
 	v := make(map[string]float64, len(parent))
 	for k := range parent {
 		kn, ok := known[k]
-		if !ok || kn.Gone {
-			continue // a seed not fetched before, or a page gone
+		if !ok || kn.Gone || kn.Alias {
+			continue // a seed not fetched before, a page gone, a redirect title
 		}
 		switch {
 		case kn.Relevance >= threshold:

@@ -49,17 +49,18 @@ func TestPlanHandChecked(t *testing.T) {
 }
 
 // Without a last night's graph there is no plan; with a generous room
-// every reachable page stays, the gone page never.
+// every reachable page stays, the gone page and the redirect title never.
 func TestPlanKeepsEverythingThatFits(t *testing.T) {
 	if p := makePlan(map[string]Known{"S": {Relevance: 1}}, []string{"S"}, 10, 0.1, 0.25); p != nil {
 		t.Errorf("a plan without a last night: %v", p.keep)
 	}
 	known := map[string]Known{
 		"S": {Vertex: true, Out: []string{"A", "G"}},
-		"A": {Vertex: true, Out: []string{"B"}},
+		"A": {Vertex: true, Out: []string{"B", "Y"}},
 		"B": {Vertex: true},
 		"G": {Gone: true, Vertex: true},
-		"U": {Vertex: true}, // no longer reachable through the last graph
+		"U": {Vertex: true},                // no longer reachable through the last graph
+		"Y": {Relevance: 0.9, Alias: true}, // a redirect title folded into its article
 	}
 	p := makePlan(known, []string{"S"}, 100, 0.1, 0.25)
 	got := slices.Sorted(maps.Keys(p.keep))

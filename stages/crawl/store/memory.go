@@ -119,6 +119,7 @@ func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known,
 		return nil, err
 	}
 	links := map[string][]page.Link{}
+	canonical := map[string]string{} // a redirect title's article
 	err = s.eachStored(`digest = ?`, []any{digest}, func(r storedRow) error {
 		var d page.Document
 		if r.sum != r.checksum() || json.Unmarshal([]byte(r.doc), &d) != nil {
@@ -128,10 +129,21 @@ func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known,
 		explored, vertex := last[r.key]
 		known[r.key] = crawl.Known{Relevance: d.Relevance, Vertex: vertex, Explored: explored}
 		links[r.key] = d.Links
+		if d.Canonical != "" && d.Canonical != r.key {
+			canonical[r.key] = d.Canonical
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	for key, article := range canonical {
+		// A vertex stays what it is: the next night's paths run through it.
+		if _, ok := known[article]; ok && !known[key].Vertex {
+			k := known[key]
+			k.Alias = true
+			known[key] = k
+		}
 	}
 	if err := s.knownGone(known, last); err != nil {
 		return nil, err

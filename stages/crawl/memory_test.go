@@ -18,18 +18,8 @@ func TestMemoryPriority(t *testing.T) {
 		"/wiki/Dead":   {Relevance: 0.05},
 	}}
 	visited := map[string]uint32{"/wiki/Rel": 0} // Rel is a vertex already: the bridge leads on to Rel2
-	check := func(when string, want map[string]string) {
-		for key, w := range want {
-			p, ok := m.priority(key, 0.4, visited)
-			if got := fmt.Sprintf("%.2f %v", p, ok); got != w {
-				t.Errorf("%s, %s: %s, want %s", when, key, got, w)
-			}
-		}
-	}
-	check("memory's share left", map[string]string{
-		"/wiki/Rel": "2.60 true", "/wiki/Bridge": "1.15 true", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
-	m.admitted = m.budget
-	check("memory's share spent", map[string]string{
+	checkPriorities(t, m, visited, map[string]string{
+		"/wiki/Rel": "2.60 true", "/wiki/Bridge": "1.15 true", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"}, map[string]string{
 		"/wiki/Rel": "0.40 false", "/wiki/Bridge": "0.40 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
 	var none *memory
 	if p, ok := none.priority("/wiki/Rel", 0.4, visited); p != 0.4 || ok {
@@ -48,17 +38,26 @@ func TestPlannedPriority(t *testing.T) {
 			"/wiki/Alias": {Relevance: 0.9, Alias: true},
 			"/wiki/Dead":  {Relevance: 0.05},
 		}}
-	check := func(when string, want map[string]string) {
-		for key, w := range want {
-			p, ok := m.priority(key, 0.4, nil)
+	checkPriorities(t, m, nil, map[string]string{
+		"/wiki/Kept": "3.80 true", "/wiki/Alias": "0.10 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"}, map[string]string{
+		"/wiki/Kept": "0.40 false", "/wiki/Alias": "0.10 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
+}
+
+// checkPriorities checks m's priority of each key, for a link of weight
+// 0.4, written as "priority ok": as left while memory's share lasts, then
+// as spent once it is spent.
+func checkPriorities(t *testing.T, m *memory, visited map[string]uint32, left, spent map[string]string) {
+	t.Helper()
+	for _, c := range []struct {
+		when string
+		want map[string]string
+	}{{"memory's share left", left}, {"memory's share spent", spent}} {
+		for key, w := range c.want {
+			p, ok := m.priority(key, 0.4, visited)
 			if got := fmt.Sprintf("%.2f %v", p, ok); got != w {
-				t.Errorf("%s, %s: %s, want %s", when, key, got, w)
+				t.Errorf("%s, %s: %s, want %s", c.when, key, got, w)
 			}
 		}
+		m.admitted = m.budget
 	}
-	check("memory's share left", map[string]string{
-		"/wiki/Kept": "3.80 true", "/wiki/Alias": "0.10 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
-	m.admitted = m.budget
-	check("memory's share spent", map[string]string{
-		"/wiki/Kept": "0.40 false", "/wiki/Alias": "0.10 false", "/wiki/Dead": "0.10 false", "/wiki/New": "0.40 false"})
 }

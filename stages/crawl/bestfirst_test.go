@@ -174,14 +174,14 @@ func TestAdmissionsCountVertices(t *testing.T) {
 }
 
 // TestPlanLeavesAliases: a redirect title folded into its article on one
-// night is neither planned nor explored on the next while pages never
-// fetched wait (a night would fetch it only to fold it again), and the
-// graph holds still.
+// night is not fetched on the next, which would only fold it again, and
+// the graph holds still but for the page explored. (TestPlannedPriority
+// checks the alias's priority when exploring.)
 func TestPlanLeavesAliases(t *testing.T) {
 	article := `<link rel="canonical" href="https://en.wikipedia.org/wiki/Tennis_A"/><p>tennis</p>`
 	site := map[string]string{
 		// All pages are equally relevant: the plan orders them by title,
-		// Alias first, and it ranks above every other link.
+		// Alias first.
 		"S":        `<p>tennis <a href="/wiki/Tennis_A">a</a> <a href="/wiki/Alias">tennis</a> <a href="/wiki/B">b</a></p>`,
 		"Tennis_A": article, "Alias": article,
 		"B": `<p>tennis <a href="/wiki/P0">p</a> <a href="/wiki/P1">p</a></p>`,

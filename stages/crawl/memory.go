@@ -43,9 +43,10 @@ type Known struct {
 	Explored bool `json:"x,omitempty"`
 	// Gone says its last answer was 404 or 410: a plan never keeps it.
 	Gone bool `json:"g,omitempty"`
-	// Alias says it is a redirect title, not a vertex, whose article
-	// memory knows under the article's own title: a plan never keeps it,
-	// since a night would fetch it only to fold it into the article.
+	// Alias says it is one of an article's titles that memory knows under
+	// another, which stands for the article (the last night's vertex,
+	// else the article's own title): a plan never keeps it, since a night
+	// would fetch it only to fold it into the article.
 	Alias bool `json:"a,omitempty"`
 	// Out are, for a vertex, its links to the night's other vertices
 	// and to known relevant pages: the paths the next night can keep.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -119,7 +120,7 @@ func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known,
 		return nil, err
 	}
 	links := map[string][]page.Link{}
-	canonical := map[string]string{} // a redirect title's article
+	article := map[string]string{} // each stored title's article: its canonical, else itself
 	err = s.eachStored(`digest = ?`, []any{digest}, func(r storedRow) error {
 		var d page.Document
 		if r.sum != r.checksum() || json.Unmarshal([]byte(r.doc), &d) != nil {
@@ -129,22 +130,13 @@ func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known,
 		explored, vertex := last[r.key]
 		known[r.key] = crawl.Known{Relevance: d.Relevance, Vertex: vertex, Explored: explored}
 		links[r.key] = d.Links
-		if d.Canonical != "" && d.Canonical != r.key {
-			canonical[r.key] = d.Canonical
-		}
+		article[r.key] = cmp.Or(d.Canonical, r.key)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for key, article := range canonical {
-		// A vertex stays what it is: the next night's paths run through it.
-		if _, ok := known[article]; ok && !known[key].Vertex {
-			k := known[key]
-			k.Alias = true
-			known[key] = k
-		}
-	}
+	markAliases(known, article)
 	if err := s.knownGone(known, last); err != nil {
 		return nil, err
 	}
@@ -165,6 +157,31 @@ func (s *Store) known(digest string, threshold float64) (map[string]crawl.Known,
 		known[key] = k
 	}
 	return known, nil
+}
+
+// markAliases marks as Alias every stored title of an article but the
+// one that stands for it: the title it was a vertex under last night
+// (whose paths the next night keeps), else the article's own title. A
+// night fetches the others only to fold them into the article.
+func markAliases(known map[string]crawl.Known, article map[string]string) {
+	stands := map[string]string{} // article -> its title
+	for key, a := range article {
+		if known[key].Vertex {
+			stands[a] = key
+		}
+	}
+	for key, a := range article {
+		if _, ok := stands[a]; !ok && key == a {
+			stands[a] = key
+		}
+	}
+	for key, a := range article {
+		if t, ok := stands[a]; ok && t != key && !known[key].Vertex {
+			k := known[key]
+			k.Alias = true
+			known[key] = k
+		}
+	}
 }
 
 // knownGone adds to known the pages whose last answer was 404 or 410,

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/topicrank/topicrank/stages/crawl"
 )
 
 // A state keeps the memory and the link model of the KeepDigests topics
@@ -52,5 +54,34 @@ func TestMemoryKeepsNewestDigests(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s keeps %q, want %q", table, got, want)
 		}
+	}
+}
+
+// Hand-checked: of an article's stored titles, the last night's vertex
+// stands for it, else the article's own title; the others are aliases. A
+// vertex is never one, and a title alone with its article is not either.
+func TestMarkAliases(t *testing.T) {
+	known := map[string]crawl.Known{
+		"/wiki/A": {}, "/wiki/A_alias": {}, // the article's own title stands
+		"/wiki/B": {}, "/wiki/B_alias": {Vertex: true}, // the vertex stands
+		"/wiki/C_alias": {}, "/wiki/C_other": {}, // no title stands
+		"/wiki/D": {Vertex: true},
+	}
+	article := map[string]string{
+		"/wiki/A": "/wiki/A", "/wiki/A_alias": "/wiki/A",
+		"/wiki/B": "/wiki/B", "/wiki/B_alias": "/wiki/B",
+		"/wiki/C_alias": "/wiki/C", "/wiki/C_other": "/wiki/C",
+		"/wiki/D": "/wiki/D",
+	}
+	markAliases(known, article)
+	var got []string
+	for k, kn := range known {
+		if kn.Alias {
+			got = append(got, k)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"/wiki/A_alias", "/wiki/B"}; !slices.Equal(got, want) {
+		t.Errorf("aliases %v, want %v", got, want)
 	}
 }

@@ -24,10 +24,11 @@ import (
 // and the pages an exploration found not relevant are the first to go.
 //
 // How much is explored: it has to earn its share (explore): a minimum,
-// plus more the more of the last night's explored pages were relevant,
-// at most ExploreShare of max_pages and no more than there are pages to
-// displace: more while exploring finds relevant pages, little once the
-// topic's reachable pages are known.
+// plus more the more of the last night's explored pages were relevant
+// (a first night explored all its pages), at most ExploreShare of
+// max_pages and no more than there are pages to displace: more while
+// exploring finds relevant pages, little once the topic's reachable pages
+// are known.
 type plan struct {
 	keep    map[string]float64 // key -> value
 	explore int                // pages left for exploring

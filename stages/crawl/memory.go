@@ -138,10 +138,10 @@ func (m *memory) priority(key string, w float64, visited map[string]uint32) (p f
 }
 
 // planned is priority under a plan: a planned page at planBoost plus its
-// value while memory's share lasts, a known page judged not relevant or a
-// known redirect title, left out of the plan, at a fraction of its weight
-// (exploring is better spent on pages never judged), any other page at
-// its weight.
+// value while memory's share lasts, a known page judged not relevant or
+// an article's other title (Alias), left out of the plan, at a fraction
+// of its weight (exploring is better spent on pages never judged), any
+// other page at its weight.
 func (m *memory) planned(key string, w float64, spent bool) (float64, bool) {
 	if v, ok := m.plan.keep[key]; ok && !spent {
 		return planBoost + v/3, true

@@ -152,7 +152,7 @@ func values(known map[string]Known, parent map[string]string, threshold float64)
 	for k := range parent {
 		kn, ok := known[k]
 		if !ok || kn.Gone || kn.Alias {
-			continue // a seed not fetched before, a page gone, a redirect title
+			continue // a seed not fetched before, a page gone, an article's other title
 		}
 		switch {
 		case kn.Relevance >= threshold:

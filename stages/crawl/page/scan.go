@@ -104,7 +104,9 @@ func (s *scanner) tag() (t token, ok bool) {
 	case len(rest) > 1 && rest[0] == '/' && isASCIILetter(rest[1]):
 		s.i += 2
 		s.atom = s.name()
-		if !s.skipPast('>') {
+		// An end tag's attributes are read, and dropped, as a start tag's
+		// are: a quoted '>' in one does not end the tag.
+		if !s.readAttrs() {
 			return tokEOF, true // a tag cut off by the end of the page is dropped
 		}
 		return tokEnd, true
@@ -221,8 +223,10 @@ func (s *scanner) rawText() token {
 			return tokText
 		}
 		j += k
-		if end := j + 2 + len(name); end <= len(s.b) && bytes.EqualFold(s.b[j+2:end], []byte(name)) &&
-			(end == len(s.b) || isSpace(s.b[end]) || s.b[end] == '>' || s.b[end] == '/') {
+		// The end tag's name must be followed by a byte that ends it; one
+		// cut off by the end of the page is text, as browsers read it.
+		if end := j + 2 + len(name); end < len(s.b) && bytes.EqualFold(s.b[j+2:end], []byte(name)) &&
+			(isSpace(s.b[end]) || s.b[end] == '>' || s.b[end] == '/') {
 			if j > s.i {
 				s.setRaw(s.b[s.i:j])
 				s.i = j
@@ -231,7 +235,9 @@ func (s *scanner) rawText() token {
 			s.rawEnd = 0
 			s.i = j + 2
 			s.atom = s.name()
-			s.skipPast('>')
+			if !s.readAttrs() {
+				return tokEOF
+			}
 			return tokEnd
 		}
 		j += 2

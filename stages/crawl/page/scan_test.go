@@ -66,6 +66,10 @@ func TestScannerMatchesTokenizerOnTrickyHTML(t *testing.T) {
 		`<div id="mw-content-text"><div class="a mw-parser-output"><p><a href="/wiki/In">in</a></div><a href="/wiki/Out">out</a></div>`,
 		`<p><a href="/wiki/Unterminated`,
 		`<p>tennis <a href="/wiki/X">x</a><script>unterminated`,
+		`<p><a href="/wiki/E">e</a x=">"> tennis <a href="/wiki/F">f</a></p>`,
+		`<p><a href="/wiki/G">g</a 0=">tennis <a href="/wiki/H">h</a>`,
+		`<title>T</title x=">"><p><a href="/wiki/I">i</a>`,
+		`<p><a href="/wiki/J">j</a><title>cut </title`,
 	} {
 		sameExtraction(t, page, []byte(page), NewTopics([]string{"tennis", "ténnis"}))
 	}

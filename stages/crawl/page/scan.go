@@ -91,7 +91,8 @@ func (s *scanner) next() token {
 }
 
 // tag reads the markup at s.b[s.i] == '<'. ok is false for markup that is
-// skipped (comments and the like); a '<' that starts no markup is text.
+// skipped (comments and the like); a '<' that starts no markup is text, as
+// is a "</" that ends the page.
 func (s *scanner) tag() (t token, ok bool) {
 	rest := s.b[s.i+1:]
 	switch {
@@ -101,7 +102,12 @@ func (s *scanner) tag() (t token, ok bool) {
 	case len(rest) > 0 && (rest[0] == '!' || rest[0] == '?'):
 		s.skipPast('>')
 		return 0, false
-	case len(rest) > 1 && rest[0] == '/' && isASCIILetter(rest[1]):
+	case len(rest) > 1 && rest[0] == '/' && !isASCIILetter(rest[1]):
+		// "</>" is nothing, and "</" before anything else but a letter
+		// opens a bogus comment that ends at the next '>'.
+		s.skipPast('>')
+		return 0, false
+	case len(rest) > 1 && rest[0] == '/':
 		s.i += 2
 		s.atom = s.name()
 		// An end tag's attributes are read, and dropped, as a start tag's

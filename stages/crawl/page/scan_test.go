@@ -70,6 +70,9 @@ func TestScannerMatchesTokenizerOnTrickyHTML(t *testing.T) {
 		`<p><a href="/wiki/G">g</a 0=">tennis <a href="/wiki/H">h</a>`,
 		`<title>T</title x=">"><p><a href="/wiki/I">i</a>`,
 		`<p><a href="/wiki/J">j</a><title>cut </title`,
+		`<p>tennis a</>b <a href="/wiki/K">k</a> c</`,
+		`<p>tennis a</ x <a href="/wiki/L">l</a> y>b <a href="/wiki/M">m</a></p>`,
+		`<p>tennis a</1 <a href="/wiki/N">n</a></p>`,
 	} {
 		sameExtraction(t, page, []byte(page), NewTopics([]string{"tennis", "ténnis"}))
 	}

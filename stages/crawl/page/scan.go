@@ -277,14 +277,21 @@ func commentLen(b []byte) int {
 	case bytes.HasPrefix(b, []byte("->")):
 		return 2
 	}
-	end, n := bytes.Index(b, []byte("-->")), 3
-	if bang := bytes.Index(b, []byte("--!>")); bang >= 0 && (end < 0 || bang < end) {
-		end, n = bang, 4
+	// One pass over the "--" in b: looking for "-->" and "--!>" apart
+	// would read to the page's end for each comment lacking one of them.
+	for i := 0; ; i++ {
+		dash := bytes.Index(b[i:], []byte("--"))
+		if dash < 0 {
+			return len(b)
+		}
+		i += dash
+		switch rest := b[i+2:]; {
+		case bytes.HasPrefix(rest, []byte(">")):
+			return i + 3
+		case bytes.HasPrefix(rest, []byte("!>")):
+			return i + 4
+		}
 	}
-	if end < 0 {
-		return len(b)
-	}
-	return end + n
 }
 
 // skipPast moves past the next c and reports whether there was one.

@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -73,6 +74,8 @@ func TestScannerMatchesTokenizerOnTrickyHTML(t *testing.T) {
 		`<p>tennis a</>b <a href="/wiki/K">k</a> c</`,
 		`<p>tennis a</ x <a href="/wiki/L">l</a> y>b <a href="/wiki/M">m</a></p>`,
 		`<p>tennis a</1 <a href="/wiki/N">n</a></p>`,
+		`<p><!-- a --!> <a href="/wiki/O">o</a> <!-- b --!- <a href="/wiki/P">p</a> ---> tennis <!---->`,
+		`<p><!-- <a href="/wiki/Q">q</a> --!`,
 	} {
 		sameExtraction(t, page, []byte(page), NewTopics([]string{"tennis", "ténnis"}))
 	}
@@ -84,5 +87,55 @@ func TestScannerMatchesTokenizerOnTrickyHTML(t *testing.T) {
 func TestScannerMatchesTokenizerOnRealPages(t *testing.T) {
 	for _, p := range sample(t) {
 		sameExtraction(t, "real page", p, benchTopics)
+	}
+}
+
+// TestCommentLenExhaustive checks commentLen against its definition, the
+// earlier of "-->" and "--!>", on every string of up to eight bytes over
+// the bytes that matter.
+func TestCommentLenExhaustive(t *testing.T) {
+	want := func(b []byte) int {
+		switch {
+		case bytes.HasPrefix(b, []byte(">")):
+			return 1
+		case bytes.HasPrefix(b, []byte("->")):
+			return 2
+		}
+		end, n := bytes.Index(b, []byte("-->")), 3
+		if bang := bytes.Index(b, []byte("--!>")); bang >= 0 && (end < 0 || bang < end) {
+			end, n = bang, 4
+		}
+		if end < 0 {
+			return len(b)
+		}
+		return end + n
+	}
+	const alphabet = "-!>a"
+	var b []byte
+	var walk func(n int)
+	walk = func(n int) {
+		if got, w := commentLen(b), want(b); got != w {
+			t.Fatalf("commentLen(%q) = %d, want %d", b, got, w)
+		}
+		if n == 0 {
+			return
+		}
+		for i := range len(alphabet) {
+			b = append(b, alphabet[i])
+			walk(n - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	walk(8)
+}
+
+// BenchmarkManyComments reads a page of 64 KB of empty comments: time
+// linear in the page, not in the page times its comments.
+func BenchmarkManyComments(b *testing.B) {
+	body := []byte("<p>" + strings.Repeat("<!---->", 64<<10/7) + "</p>")
+	topics := NewTopics([]string{"tennis"})
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		Extract(body, []string{"en.wikipedia.org"}, ScopeBody, topics)
 	}
 }

@@ -29,6 +29,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	nights := fs.Int("nights", 0, "crawl N nights one after another per strategy, each strategy with a crawl state of its own (memory on); bfs and oracle once, as yardsticks")
 	labels := fs.String("labels", "", "people's assessments (TSV: page, then a label 0/1/2 per topic): judge every crawl by them, and the oracle fetches by them")
 	labelTopic := fs.String("label-topic", "", "with -labels: the assessments' topic column to judge by (default: the job's name)")
+	labelJudge := fs.Bool("label-judge", false, "with -labels: every crawl judges its pages by people's labels instead of the judge, to see how far a strategy gets with a perfect judge")
 	oracleCorpus := fs.String("oracle-corpus", "", "with -strategies oracle: the corpus archive (.tar.zst) the closed-world mirror serves, for the true relevance of every page")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -73,6 +74,9 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if *labelJudge && *labels == "" {
+		return usageError{"-label-judge judges pages by people's labels: give them with -labels"}
+	}
 	if len(jobs) > 1 && *labelTopic != "" {
 		return usageError{"-label-topic names one topic: with several jobs, each job's name is its topic"}
 	}
@@ -80,7 +84,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	e := evaluation{strategies: names, admission: *admission, nights: *nights, oracleCorpus: *oracleCorpus}
+	e := evaluation{strategies: names, admission: *admission, nights: *nights, oracleCorpus: *oracleCorpus, labelJudge: *labelJudge}
 	var reps []*evaluate.Report
 	for i, job := range jobs {
 		if i > 0 {
@@ -153,6 +157,7 @@ type evaluation struct {
 	admission    string
 	nights       int
 	oracleCorpus string
+	labelJudge   bool
 }
 
 // run evaluates one job, judged by labels when there are some: crawls
@@ -162,7 +167,7 @@ func (e evaluation) run(ctx context.Context, r *pipeline.Runner, out string, job
 	fail := func(kind pipeline.Kind, err error) error {
 		return &pipeline.Error{Op: "evaluate", Job: job.Name, Kind: kind, Err: err}
 	}
-	truth := evaluate.Truth{Labels: labels}
+	truth := evaluate.Truth{Labels: labels, LabelJudge: e.labelJudge}
 	if e.oracleCorpus != "" {
 		texts, err := pipeline.TopicTexts(job.TopicPages)
 		if err == nil {

@@ -36,6 +36,7 @@ func TestEvaluateSeveralJobs(t *testing.T) {
 		{"-job", "gen,nope"},
 		{"-job", "all", "-labels", labels, "-label-topic", "gen"},
 		{"-job", "all", "-revisit"},
+		{"-job", "gen", "-label-judge"},
 	} {
 		if code, _, stderr := runner(t, append([]string{"evaluate", "-config", jobs}, args...)...); code != 2 {
 			t.Errorf("evaluate %q: exit %d, want 2 (%s)", args, code, stderr)

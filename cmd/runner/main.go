@@ -40,7 +40,7 @@ commands:
   schedule [-config jobs.yaml] [-out DIR] [-base-url URL] [-metrics-addr :9464] [-grace 2m] [-log-level L]
            run jobs on their cron schedules (from a built binary: go run does not pass SIGTERM on)
   evaluate [-config jobs.yaml] -job NAME[,NAME...]|all [-strategies bfs,weighted,...] [-admission discovery|best-first]
-           [-oracle-corpus FILE] [-labels FILE [-label-topic T]] [-nights N]
+           [-oracle-corpus FILE] [-labels FILE [-label-topic T] [-label-judge]] [-nights N]
            [-revisit [-policies P,...] [-budget 0.2] [-new-share S]] [-out DIR] [-base-url URL] [-log-level L]
            crawl once per strategy, or N nights per strategy with memory (or replay nights per
            revisit policy): tables, Parquet, chart; with -labels, several jobs end with their means

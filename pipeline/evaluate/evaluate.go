@@ -42,6 +42,17 @@ type Report struct {
 	Labelled bool
 	People   []Judged
 	Churn    []publish.Churn
+	// LabelJudge says the crawls judged their pages by people's labels,
+	// not by the judge (Truth.LabelJudge).
+	LabelJudge bool
+}
+
+// judgedBy says how the report's crawls judged their pages relevant.
+func (r *Report) judgedBy() string {
+	if r.LabelJudge {
+		return "relevant: labelled at least 1 by people (-label-judge)"
+	}
+	return fmt.Sprintf("relevant: relevance >= %g", r.Threshold)
 }
 
 // add appends a crawl's harvest and what people's labels say of it.
@@ -63,11 +74,7 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 	for _, s := range strategies {
 		j := job
 		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, rep.Admission, true
-		var oracle map[string]float64
-		if s == Oracle {
-			j.Strategy, oracle = "similarity", truth.oracle()
-		}
-		h, top, res, err := crawlOnce(ctx, r, j, oracle, nil, log.With("strategy", s))
+		h, top, res, err := crawlOnce(ctx, r, j, truth, nil, log.With("strategy", s))
 		if err != nil {
 			return nil, err
 		}
@@ -94,6 +101,10 @@ func newReport(job pipeline.Job, strategies []string, admission string, truth Tr
 	if _, err := crawl.ParseAdmission(admission); err != nil {
 		return nil, err
 	}
+	if truth.LabelJudge && (truth.Labels == nil || job.RelevanceThreshold <= 0) {
+		return nil, fmt.Errorf("judging pages by people's labels needs the labels and a relevance threshold above 0 (job %q: %g)",
+			job.Name, job.RelevanceThreshold)
+	}
 	for _, s := range strategies {
 		if s == Oracle && truth.oracle() == nil {
 			return nil, fmt.Errorf("the oracle needs the true relevance of the pages: give people's labels (-labels) or the corpus the mirror serves")
@@ -106,17 +117,28 @@ func newReport(job pipeline.Job, strategies []string, admission string, truth Tr
 		return nil, fmt.Errorf("job %q has no topics or topic_pages: there is nothing to judge relevance by", job.Name)
 	}
 	return &Report{Job: job.Name, RunID: time.Now().UTC().Format("20060102T150405Z"), Admission: admission,
-		MaxPages: job.MaxPages, Threshold: job.RelevanceThreshold, Top: map[string][]string{}, Labelled: truth.Labels != nil}, nil
+		MaxPages: job.MaxPages, Threshold: job.RelevanceThreshold, Top: map[string][]string{}, Labelled: truth.Labels != nil,
+		LabelJudge: truth.LabelJudge}, nil
 }
 
 // crawlOnce crawls with one strategy (with state, if not nil: a night of
 // a job's nights) and measures the crawl.
-func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, oracle map[string]float64, state crawl.State, log *slog.Logger) (publish.Harvest, []string, *crawl.Result, error) {
+func crawlOnce(ctx context.Context, r *pipeline.Runner, job pipeline.Job, truth Truth, state crawl.State, log *slog.Logger) (publish.Harvest, []string, *crawl.Result, error) {
+	oracle := job.Strategy == Oracle
+	if oracle {
+		job.Strategy = "similarity" // its links' priorities are the truth's
+	}
 	cfg, err := r.CrawlConfig(job, log)
 	if err != nil {
 		return publish.Harvest{}, nil, nil, err
 	}
-	cfg.Oracle, cfg.State = oracle, state
+	if oracle {
+		cfg.Oracle = truth.oracle()
+	}
+	if truth.LabelJudge {
+		cfg.Judge = truth.judge(cfg.RelevanceThreshold)
+	}
+	cfg.State = state
 	start := time.Now()
 	res, err := crawl.Crawl(ctx, cfg)
 	if err != nil {

@@ -17,10 +17,13 @@ import (
 // relevance. Oracle, when set, is each page's true priority for the
 // oracle strategy; Labels, when set, are people's labels of the job's
 // topic (0, 1 or 2 by page key): harvest and agreement are then measured
-// by them, and the oracle fetches by them.
+// by them, and the oracle fetches by them. LabelJudge, with Labels, has
+// every crawl judge its pages by them (crawl.Config.Judge): how far a
+// strategy gets with a perfect judge.
 type Truth struct {
-	Oracle map[string]float64
-	Labels map[string]int
+	Oracle     map[string]float64
+	Labels     map[string]int
+	LabelJudge bool
 }
 
 // oracle returns the oracle's priorities: people's labels where given.
@@ -31,6 +34,27 @@ func (t Truth) oracle() map[string]float64 {
 	m := make(map[string]float64, len(t.Labels))
 	for k, l := range t.Labels {
 		m[k] = float64(l) / 2
+	}
+	return m
+}
+
+// judge returns people's labels as the relevance of the pages a crawl
+// fetches (LabelJudge), for a crawl that counts a page relevant from
+// threshold (> 0): 0 for "not relevant", twice the threshold (at most 1)
+// for "relevant", 1 for "highly relevant". So relevant is exactly
+// labelled at least 1, and a page labelled 1 teaches the learned model
+// as a page judged well over the threshold does.
+func (t Truth) judge(threshold float64) map[string]float64 {
+	m := make(map[string]float64, len(t.Labels))
+	for k, l := range t.Labels {
+		switch {
+		case l >= 2:
+			m[k] = 1
+		case l == 1:
+			m[k] = min(1, 2*threshold)
+		default:
+			m[k] = 0
+		}
 	}
 	return m
 }

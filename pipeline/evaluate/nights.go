@@ -36,14 +36,10 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 	for _, s := range strategies {
 		j := job
 		j.Name, j.Strategy, j.Admission, j.Weighted = job.Name+"/"+s, s, rep.Admission, true
-		var oracle map[string]float64
 		var prev []string
 		n := nights
 		if s == Oracle || s == "bfs" {
 			n = 1
-		}
-		if s == Oracle {
-			j.Strategy, oracle = "similarity", truth.oracle()
 		}
 		path := filepath.Join(stateDir, s+".sqlite")
 		for night := 1; night <= n; night++ {
@@ -51,7 +47,7 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 			if err != nil {
 				return nil, err
 			}
-			h, _, res, err := crawlOnce(ctx, r, j, oracle, st, log.With("strategy", s, "night", night))
+			h, _, res, err := crawlOnce(ctx, r, j, truth, st, log.With("strategy", s, "night", night))
 			if ferr := st.Finish(pipeline.StatusComplete); err == nil {
 				err = ferr
 			}
@@ -75,7 +71,7 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 // its harvest night by night, and with bfs and the oracle in the report,
 // how far each night is from bfs to the oracle.
 func (r *Report) PrintNights(w io.Writer) error {
-	fmt.Fprintf(w, "job %s, %s admission, %d pages, %d nights, relevant: relevance >= %g\n\n", r.Job, r.Admission, r.MaxPages, r.Nights, r.Threshold)
+	fmt.Fprintf(w, "job %s, %s admission, %d pages, %d nights, %s\n\n", r.Job, r.Admission, r.MaxPages, r.Nights, r.judgedBy())
 	bfs, oracle := r.bounds()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := []string{"strategy"}

@@ -18,7 +18,7 @@ import (
 // column gives each strategy's distance from halfway between them, the
 // mark a focused strategy is measured against.
 func (r *Report) Print(w io.Writer) error {
-	fmt.Fprintf(w, "job %s, %s admission, %d pages, relevant: relevance >= %g\n\n", r.Job, r.Admission, r.MaxPages, r.Threshold)
+	fmt.Fprintf(w, "job %s, %s admission, %d pages, %s\n\n", r.Job, r.Admission, r.MaxPages, r.judgedBy())
 	half, hasHalf := r.Halfway()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := []string{"strategy", "fetched", "404", "relevant", "harvest"}

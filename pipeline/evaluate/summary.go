@@ -15,6 +15,8 @@ import (
 type Summary struct {
 	Strategy string
 	Topics   int
+	// LabelJudge says the crawls judged their pages by people's labels.
+	LabelJudge bool
 	// BFS and Oracle are the yardsticks' mean harvests (NaN when a topic
 	// lacks one).
 	BFS, Oracle float64
@@ -42,9 +44,10 @@ func Summarize(strategy string, reports []*Report) (*Summary, error) {
 	n := float64(len(reports))
 	var bfs, oracle, seen, jaccards int
 	for _, r := range reports {
-		if !r.Labelled || max(r.Nights, 1) != nights {
-			return nil, fmt.Errorf("%s: want %d nights judged by people's labels", r.Job, nights)
+		if !r.Labelled || max(r.Nights, 1) != nights || r.LabelJudge != reports[0].LabelJudge {
+			return nil, fmt.Errorf("%s: want %d nights judged by people's labels, all with the same judge", r.Job, nights)
 		}
+		s.LabelJudge = r.LabelJudge
 		for i, h := range r.Harvests {
 			p := r.People[i]
 			switch h.Strategy {
@@ -96,7 +99,11 @@ func (s *Summary) Way(i int) float64 { return (s.Harvest[i] - s.BFS) / (s.Oracle
 
 // Print writes the summary as a table, a row per night.
 func (s *Summary) Print(w io.Writer) error {
-	fmt.Fprintf(w, "\n%s over %d topics, means judged by people's labels (bfs %.3f, oracle %.3f)\n\n", s.Strategy, s.Topics, s.BFS, s.Oracle)
+	judge := ""
+	if s.LabelJudge {
+		judge = ", crawled with people's labels as the judge"
+	}
+	fmt.Fprintf(w, "\n%s over %d topics%s, means judged by people's labels (bfs %.3f, oracle %.3f)\n\n", s.Strategy, s.Topics, judge, s.BFS, s.Oracle)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "night\tharvest\tof the way\tmacro F1\tlowest F1\t")
 	for i := range s.Harvest {

@@ -57,6 +57,12 @@ type Config struct {
 	// (0 for a target it lacks), whatever the strategy: the evaluation's
 	// ceiling (pipeline/evaluate), never a job's setting.
 	Oracle map[string]float64
+	// Judge, if set, is every fetched page's relevance by its key (0 for
+	// a page it lacks), in place of what the page shows: people's labels
+	// as a perfect judge, the evaluation's way to tell a judge's share of
+	// a crawl's misses from its links' (pipeline/evaluate), never a job's
+	// setting.
+	Judge map[string]float64
 	// MaxTunnel, if set, lets a path pass through at most that many
 	// irrelevant pages in a row before the links it finds lose priority
 	// (×TunnelPenalty per page beyond); nil: no limit.

@@ -135,6 +135,26 @@ func TestCrawlCanonicalTitle(t *testing.T) {
 	}
 }
 
+// Config.Judge gives every fetched page its relevance, by the key of the
+// article it is: the seed asked as Alias_of_Page_3 is judged as Page_3;
+// a page the judge lacks is 0 whatever its words.
+func TestCrawlJudgeByKey(t *testing.T) {
+	w := wikitest.New(t, 50)
+	cfg := config(w.URL(), 20, 2)
+	cfg.Seeds, cfg.Topics, cfg.RelevanceThreshold = []string{"/wiki/Alias_of_Page_3"}, []string{"tennis"}, 0.25
+	cfg.Judge = map[string]float64{"/wiki/Page_3": 0.5, "/wiki/Alias_of_Page_3": 0.1}
+	res := run(t, cfg)
+	for _, p := range res.Pages {
+		want := 0.0
+		if p.Key == "/wiki/Page_3" {
+			want = 0.5
+		}
+		if p.Class == "" && (p.Relevance != want || p.Relevant != (want >= 0.25)) {
+			t.Errorf("%s: relevance %g (relevant %v), want %g", p.Key, p.Relevance, p.Relevant, want)
+		}
+	}
+}
+
 // When the article is already a vertex, a redirect title found later is
 // folded into it: its in-edges move to the article, its slot is reused.
 func TestCrawlMergesRedirectIntoArticle(t *testing.T) {

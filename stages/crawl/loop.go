@@ -285,6 +285,9 @@ func (c *crawler) record(uid uint32, f fetched) bool {
 	p.Title, p.Links, p.Text, p.Identity = f.doc.Title, len(f.doc.Links), f.doc.Text, f.doc.Identity
 	p.Edited = f.edited()
 	p.Relevance, p.TopicWords = f.doc.Relevance, f.doc.Matched
+	if c.cfg.Judge != nil { // by the article's key, which the page takes on (canonicalize)
+		p.Relevance = c.cfg.Judge[cmp.Or(f.doc.Canonical, p.Key)]
+	}
 	p.Relevant = !c.extract.Topic.Empty() && p.Relevance >= c.cfg.RelevanceThreshold
 	return true
 }

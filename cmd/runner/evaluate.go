@@ -208,10 +208,15 @@ func (e evaluation) run(ctx context.Context, r *pipeline.Runner, out string, job
 		}
 	}
 	dir := evaluate.Dir(out, job.Name, rep.RunID)
-	if _, err := rep.Save(dir); err != nil {
+	files, err := rep.Save(dir)
+	if err != nil {
 		return nil, fail(pipeline.Failed, err)
 	}
-	fmt.Fprintf(stdout, "\nwrote %s (harvest.parquet, overlap.parquet, curve.parquet, harvest.png, harvest.svg)\n", dir)
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
+	}
+	fmt.Fprintf(stdout, "\nwrote %s (%s)\n", dir, strings.Join(names, ", "))
 	return rep, nil
 }
 

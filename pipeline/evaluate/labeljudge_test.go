@@ -13,22 +13,31 @@ import (
 	"github.com/topicrank/topicrank/stages/crawl/wikitest"
 )
 
+// labelledWiki serves a generated wiki of 200 pages and returns a runner
+// crawling it, a job of 40 pages on it and labels for every page: 0, 1
+// and 2 in turn, not the pattern of the job's words.
+func labelledWiki(t *testing.T) (*pipeline.Runner, pipeline.Job, map[string]int) {
+	w := wikitest.New(t, 200)
+	labels := map[string]int{}
+	for i := range 200 {
+		key, _ := page.ArticleKey(fmt.Sprintf("/wiki/Page_%d", i), nil)
+		labels[key] = i % 3
+	}
+	r := pipeline.NewRunner(t.TempDir(), slog.New(slog.DiscardHandler))
+	r.BaseURL = w.URL()
+	job := pipeline.Job{Name: "gen", Seeds: []string{"/wiki/Page_0"}, Topics: []string{"tennis"}, MaxPages: 40,
+		Admission: "best-first", LinkScope: "prose", RelevanceThreshold: 0.25, Weighted: true,
+		UserAgent: "topicrank-test/0.1 (ops@example.org)", Epsilons: []float64{0.01}, Beta: 0.85, MaxRPS: 1000, Concurrency: 4}
+	return r, job, labels
+}
+
 // With LabelJudge, every crawl's published relevant is exactly people's
 // "at least 1" (precision and recall 1 on every night), whatever the
 // pages show; without it, the same crawls disagree with labels that
 // ignore the topic's words. The tables say which judge the crawls had.
 func TestLabelJudge(t *testing.T) {
-	w := wikitest.New(t, 200)
-	labels := map[string]int{}
-	for i := range 200 {
-		key, _ := page.ArticleKey(fmt.Sprintf("/wiki/Page_%d", i), nil)
-		labels[key] = i % 3 // 0, 1, 2: not the tennis words' pattern
-	}
-	r := pipeline.NewRunner(t.TempDir(), slog.New(slog.DiscardHandler))
-	r.BaseURL = w.URL()
-	job := pipeline.Job{Name: "gen", Seeds: []string{"/wiki/Page_0"}, Topics: []string{"tennis"}, MaxPages: 40,
-		Admission: "best-first", LinkScope: "prose", RelevanceThreshold: 0.6, Weighted: true,
-		UserAgent: "topicrank-test/0.1 (ops@example.org)", Epsilons: []float64{0.01}, Beta: 0.85, MaxRPS: 1000, Concurrency: 4}
+	r, job, labels := labelledWiki(t)
+	job.RelevanceThreshold = 0.6
 	log := slog.New(slog.DiscardHandler)
 	for _, byLabels := range []bool{false, true} {
 		rep, err := EvaluateNights(context.Background(), r, job, []string{"bfs", "learned"}, "", 2,

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/topicrank/topicrank/stages/publish"
 )
 
 // PrintPeople writes, for an evaluation judged by people's labels, each
@@ -50,4 +52,17 @@ func (r *Report) PrintPeople(w io.Writer) error {
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	return tw.Flush()
+}
+
+// judgments returns what PrintPeople prints, a row per crawl, for
+// people.parquet.
+func (r *Report) judgments() []publish.Judgment {
+	js := make([]publish.Judgment, len(r.Harvests))
+	for i, h := range r.Harvests {
+		p := r.People[i]
+		js[i] = publish.Judgment{Strategy: h.Strategy, Night: h.Night, LabelJudge: r.LabelJudge,
+			Labelled: p.Labelled, Relevant: p.Relevant, Harvest: p.Harvest(), TP: p.TP, FP: p.FP, FN: p.FN,
+			Precision: p.Precision(), Recall: p.Recall(), F1: p.F1(), Churn: r.Churn[i]}
+	}
+	return js
 }

@@ -79,7 +79,8 @@ func (r *Report) bounds() (bfs, oracle *publish.Harvest) {
 func Dir(root, job, runID string) string { return filepath.Join(root, job, "evaluate", runID) }
 
 // Save writes the report's tables (harvest, overlap and curve Parquet
-// files) and its chart (harvest.png, harvest.svg) into dir, first into a
+// files, and people.parquet when people's labels judged the crawls) and
+// its chart (harvest.png, harvest.svg) into dir, first into a
 // temporary directory that is renamed into place, so dir is whole or
 // absent.
 func (r *Report) Save(dir string) ([]publish.File, error) {
@@ -94,6 +95,13 @@ func (r *Report) Save(dir string) ([]publish.File, error) {
 	files, err := publish.WriteHarvest(tmp, r.Job, r.RunID, r.Harvests)
 	if err != nil {
 		return nil, err
+	}
+	if r.Labelled {
+		f, err := publish.WritePeople(tmp, r.Job, r.RunID, r.judgments())
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
 	}
 	chart := r.chart
 	if r.Nights > 0 {

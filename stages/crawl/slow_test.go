@@ -75,7 +75,12 @@ func TestSlowAnswerDoesNotStallTheCrawl(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if whileHeld < 40 {
+	// A crawl that waits for P60 makes at most window − 1 = 3 requests
+	// while it is held (concurrency 2: a window of 4 fetches); one that
+	// runs ahead makes up to the 59 after it within the crawler's deadline
+	// for P60 (at least 1 s): all of them on an idle machine, 35 under
+	// the race detector on a loaded one.
+	if whileHeld < 12 {
 		t.Errorf("%d requests were made while P60 was held: the crawl waited for it (59 pages came after it)", whileHeld)
 	}
 }

@@ -5,7 +5,6 @@ package evaluate
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -52,15 +51,7 @@ func TestEvaluateNights(t *testing.T) {
 	if err := rep.PrintNights(&out); err != nil || !strings.Contains(out.String(), "night 3") {
 		t.Errorf("table: %v\n%s", err, out.String())
 	}
-	dir := Dir(t.TempDir(), rep.Job, rep.RunID)
-	if _, err := rep.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, db := saved(t, rep)
 	var nights, bfsNight int
 	if err := db.QueryRow(`SELECT count(*) FILTER (WHERE strategy = 'learned'), max(night) FILTER (WHERE strategy = 'bfs') FROM read_parquet(?)`,
 		filepath.Join(dir, "harvest.parquet")).Scan(&nights, &bfsNight); err != nil || nights != 3 || bfsNight != 1 {

@@ -22,15 +22,7 @@ func TestPeopleParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := Dir(t.TempDir(), rep.Job, rep.RunID)
-	if _, err := rep.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	dir, db := saved(t, rep)
 	var rows int
 	if err := db.QueryRow(`SELECT count(*) FROM read_parquet(?)`, filepath.Join(dir, "people.parquet")).Scan(&rows); err != nil || rows != len(rep.Harvests) {
 		t.Fatalf("people.parquet: %d rows (%v), want %d", rows, err, len(rep.Harvests))
@@ -52,4 +44,20 @@ func TestPeopleParquet(t *testing.T) {
 			t.Errorf("%s night %d: jaccard %v, want %v on nights after the first", h.Strategy, h.Night, jaccard, c.Jaccard)
 		}
 	}
+}
+
+// saved saves rep and returns its folder and a DuckDB to read it with,
+// closed when the test ends.
+func saved(t *testing.T, rep *Report) (string, *sql.DB) {
+	t.Helper()
+	dir := Dir(t.TempDir(), rep.Job, rep.RunID)
+	if _, err := rep.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return dir, db
 }

@@ -43,11 +43,8 @@ func peopleTable(js []Judgment) tableSpec {
 		field("precision", tFloat64, false),
 		field("recall", tFloat64, false),
 		field("f1", tFloat64, false),
-		field("kept", tInt32, true),
-		field("entered", tInt32, true),
-		field("left", tInt32, true),
-		field("jaccard", tFloat64, true),
 	}
+	fields = append(fields, churnFields()...)
 	return tableSpec{fields, func(t *table) {
 		for _, j := range js {
 			t.str(2).Append(j.Strategy)
@@ -63,17 +60,11 @@ func peopleTable(js []Judgment) tableSpec {
 			for i, x := range []float64{j.Precision, j.Recall, j.F1} {
 				t.f64(11 + i).Append(x)
 			}
+			var c *Churn
 			if j.Night > 1 {
-				t.i32(14).Append(int32(j.Churn.Kept))
-				t.i32(15).Append(int32(j.Churn.Entered))
-				t.i32(16).Append(int32(j.Churn.Left))
-				t.f64(17).Append(j.Churn.Jaccard)
-			} else {
-				t.i32(14).AppendNull()
-				t.i32(15).AppendNull()
-				t.i32(16).AppendNull()
-				t.f64(17).AppendNull()
+				c = &j.Churn
 			}
+			appendChurn(t, 14, c)
 			t.endRow()
 		}
 	}}

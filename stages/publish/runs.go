@@ -108,11 +108,8 @@ func runsTable(rows []RunRow) tableSpec {
 		field("judged", tInt32, false),
 		field("requests", tInt64, false),
 		field("bytes_downloaded", tInt64, false),
-		field("kept", tInt32, true),
-		field("entered", tInt32, true),
-		field("left", tInt32, true),
-		field("jaccard", tFloat64, true),
 	}
+	fields = append(fields, churnFields()...)
 	return tableSpec{fields, func(t *table) {
 		for _, r := range rows {
 			t.runID = r.RunID // each row is its own run
@@ -143,17 +140,7 @@ func runsTable(rows []RunRow) tableSpec {
 			}
 			t.i64(28).Append(int64(r.Requests))
 			t.i64(29).Append(r.BytesDownloaded)
-			if c := r.Churn; c != nil {
-				t.i32(30).Append(int32(c.Kept))
-				t.i32(31).Append(int32(c.Entered))
-				t.i32(32).Append(int32(c.Left))
-				t.f64(33).Append(c.Jaccard)
-			} else {
-				for i := range 3 {
-					t.i32(30 + i).AppendNull()
-				}
-				t.f64(33).AppendNull()
-			}
+			appendChurn(t, 30, r.Churn)
 			t.endRow()
 		}
 	}}
@@ -166,4 +153,31 @@ func ReadRunIDs(path string) (ids, statuses []string, err error) {
 		statuses = append(statuses, r.mustStr("status"))
 	})
 	return ids, statuses, err
+}
+
+// churnFields are the columns of a night's change of vertices from the
+// night before: kept, entered, left and jaccard, null without one.
+func churnFields() []column {
+	return []column{
+		field("kept", tInt32, true),
+		field("entered", tInt32, true),
+		field("left", tInt32, true),
+		field("jaccard", tFloat64, true),
+	}
+}
+
+// appendChurn appends c to churnFields' columns from column i on, nulls
+// when c is nil.
+func appendChurn(t *table, i int, c *Churn) {
+	if c == nil {
+		for j := range 3 {
+			t.i32(i + j).AppendNull()
+		}
+		t.f64(i + 3).AppendNull()
+		return
+	}
+	for j, n := range []int{c.Kept, c.Entered, c.Left} {
+		t.i32(i + j).Append(int32(n))
+	}
+	t.f64(i + 3).Append(c.Jaccard)
 }

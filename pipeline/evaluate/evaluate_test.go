@@ -5,7 +5,6 @@ package evaluate
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"image/png"
 	"log/slog"
 	"math"
@@ -105,10 +104,7 @@ func checkSaved(t *testing.T, rep *Report) {
 			t.Errorf("table lacks %s:\n%s", h.Strategy, out.String())
 		}
 	}
-	dir := Dir(t.TempDir(), rep.Job, rep.RunID)
-	if _, err := rep.Save(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir, db := saved(t, rep)
 	f, err := os.Open(filepath.Join(dir, "harvest.png"))
 	if err != nil {
 		t.Fatal(err)
@@ -122,11 +118,6 @@ func checkSaved(t *testing.T, rep *Report) {
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) || bytes.Count(svg, []byte("<path")) < len(rep.Harvests) {
 		t.Errorf("harvest.svg: %v, %d bytes", err, len(svg))
 	}
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	for _, h := range rep.Harvests {
 		var rate float64
 		var relevant, points int

@@ -17,11 +17,13 @@ import (
 // relevant page one of them links to) has a value: a relevant page 2 plus
 // its relevance; a bridge or hub (a page linking to relevant candidates)
 // 1 plus a share that grows with those links; any other page its
-// relevance, below 1. Candidates are kept best first, each with the path
-// that reaches it from a seed through kept pages (a breadth-first tree
-// over the last night's links), while they fit. So nothing that holds
-// the topic's pages together is dropped for being judged not relevant,
-// and the pages an exploration found not relevant are the first to go.
+// relevance, below 1. Candidates are kept best first (at equal value a
+// last night's vertex first: only a better page displaces one), each
+// with the path that reaches it from a seed through kept pages (a
+// breadth-first tree over the last night's links), while they fit. So
+// nothing that holds the topic's pages together is dropped for being
+// judged not relevant, and the pages an exploration found not relevant
+// are the first to go.
 //
 // How much is explored: it has to earn its share (explore): a minimum,
 // plus more the more of the last night's explored pages were relevant
@@ -69,8 +71,8 @@ func makePlan(known map[string]Known, seeds []string, maxPages int, share, thres
 	for k := range value {
 		order = append(order, k)
 	}
-	slices.SortFunc(order, func(a, b string) int {
-		return cmp.Or(cmp.Compare(value[b], value[a]), cmp.Compare(a, b))
+	slices.SortFunc(order, func(a, b string) int { // at equal value, last night's vertex stays
+		return cmp.Or(cmp.Compare(value[b], value[a]), compareBool(known[b].Vertex, known[a].Vertex), cmp.Compare(a, b))
 	})
 	room := maxPages - p.explore
 	for _, s := range seeds { // seeds are vertices whatever their value
@@ -94,6 +96,17 @@ func makePlan(known map[string]Known, seeds []string, maxPages int, share, thres
 		}
 	}
 	return p
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // explore returns how many pages a night explores: minExploreShare of

@@ -69,6 +69,22 @@ func TestPlanKeepsEverythingThatFits(t *testing.T) {
 	}
 }
 
+// Only a better page displaces a last night's vertex: at equal value the
+// vertex stays, whatever the titles' order. Z1 (as relevant as Z2, known
+// from a page fetched but not admitted) sorts before Z2 by title.
+func TestPlanTieKeepsVertex(t *testing.T) {
+	known := map[string]Known{
+		"S":  {Relevance: 0.5, Vertex: true, Out: []string{"Z1", "Z2"}},
+		"Z1": {Relevance: 0.5},
+		"Z2": {Relevance: 0.5, Vertex: true},
+	}
+	p := makePlan(known, []string{"S"}, 2, 0, 0.25)
+	got := slices.Sorted(maps.Keys(p.keep))
+	if want := []string{"S", "Z2"}; !slices.Equal(got, want) {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+}
+
 // Exploring earns its share: the minimum when the last exploration found
 // nothing, more with its hit rate, never more than share nor than the
 // pages there are to displace beyond the minimum.

@@ -19,7 +19,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs := newFlags("evaluate", stderr)
 	var f jobFlags
 	f.register(fs)
-	name := fs.String("job", "", "job to evaluate, several comma-separated, or all (required); with -labels, several end with their means")
+	name := fs.String("job", "", "job to evaluate, several comma-separated, or all (required); several end with their means")
 	strategies := fs.String("strategies", strings.Join(page.Strategies, ","), "strategies to compare, comma-separated")
 	admission := fs.String("admission", "", "discovery or best-first (default: the job's)")
 	revisitMode := fs.Bool("revisit", false, "replay the job's recorded nights (revisit: all runs) under revisit policies instead of crawling")
@@ -96,7 +96,7 @@ func cmdEvaluate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		reps = append(reps, rep)
 	}
-	if len(reps) < 2 || *labels == "" {
+	if len(reps) < 2 {
 		return nil
 	}
 	for _, s := range names {

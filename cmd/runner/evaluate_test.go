@@ -77,4 +77,16 @@ func TestEvaluateSeveralJobs(t *testing.T) {
 	if !strings.Contains(stdout[summary:], "consecutive nights' Jaccard") {
 		t.Errorf("the summary lacks the Jaccard:\n%s", stdout[summary:])
 	}
+	// Without labels: each job's churn, and the means by the crawls' own
+	// relevance.
+	code, stdout, stderr = runner(t, "evaluate", "-config", jobs, "-job", "all", "-strategies", "similarity",
+		"-admission", "best-first", "-nights", "2", "-out", t.TempDir(), "-base-url", w.URL())
+	if code != 0 {
+		t.Fatalf("without labels: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if strings.Count(stdout, "vertices since the night before") != 2 ||
+		!strings.Contains(stdout, "similarity over 2 topics, means judged by the crawls' own relevance") ||
+		!strings.Contains(stdout, "consecutive nights' Jaccard") {
+		t.Errorf("without labels, no churn or summary:\n%s", stdout)
+	}
 }

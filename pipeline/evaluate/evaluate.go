@@ -36,12 +36,9 @@ type Report struct {
 	// (EvaluateNights; 0 for one crawl per strategy).
 	Nights int
 	// Labelled says the crawls were judged by people's labels: People
-	// holds each harvest's judgment, Churn each night's change of
-	// vertices from the night before (zero on a first night), both in
-	// the order of Harvests.
+	// holds each harvest's judgment, in the order of Harvests.
 	Labelled bool
 	People   []Judged
-	Churn    []publish.Churn
 	// LabelJudge says the crawls judged their pages by people's labels,
 	// not by the judge (Truth.LabelJudge).
 	LabelJudge bool
@@ -56,10 +53,9 @@ func (r *Report) judgedBy() string {
 }
 
 // add appends a crawl's harvest and what people's labels say of it.
-func (r *Report) add(h publish.Harvest, j Judged, c publish.Churn) {
+func (r *Report) add(h publish.Harvest, j Judged) {
 	r.Harvests = append(r.Harvests, h)
 	r.People = append(r.People, j)
-	r.Churn = append(r.Churn, c)
 }
 
 // Evaluate crawls job once per strategy (names as in jobs.yaml, or Oracle
@@ -79,7 +75,7 @@ func Evaluate(ctx context.Context, r *pipeline.Runner, job pipeline.Job, strateg
 			return nil, err
 		}
 		h.Strategy = s
-		rep.add(h, judge(res, truth.Labels), publish.Churn{})
+		rep.add(h, judge(res, truth.Labels))
 		rep.Top[s] = top
 	}
 	for i := range rep.Harvests {

@@ -56,11 +56,11 @@ func EvaluateNights(ctx context.Context, r *pipeline.Runner, job pipeline.Job, s
 			}
 			h.Strategy, h.Night = s, night
 			cur := vertexKeys(res)
-			c := publish.Churn{}
 			if prev != nil {
-				c = churn(prev, cur)
+				c := churn(prev, cur)
+				h.Churn = &c
 			}
-			rep.add(h, judge(res, truth.Labels), c)
+			rep.add(h, judge(res, truth.Labels))
 			prev = cur
 		}
 	}
@@ -98,10 +98,29 @@ func (r *Report) PrintNights(w io.Writer) error {
 		return err
 	}
 	if bfs != nil && oracle != nil {
-		_, err := fmt.Fprintln(w, "\n(%: of the way from bfs to the oracle, each crawled once as a first night)")
-		return err
+		fmt.Fprintln(w, "\n(%: of the way from bfs to the oracle, each crawled once as a first night)")
 	}
-	return nil
+	if r.Labelled { // PrintPeople shows the churn beside people's judgment
+		return nil
+	}
+	return r.printChurn(w)
+}
+
+// printChurn writes each night's change of vertices since the night
+// before: kept, entered, left, and the Jaccard of the two vertex sets.
+func (r *Report) printChurn(w io.Writer) error {
+	if r.Nights < 2 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nvertices since the night before\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "strategy\tnight\tkept\tentered\tleft\tJaccard\t")
+	for _, h := range r.Harvests {
+		if c := h.Churn; c != nil {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t\n", h.Strategy, h.Night, c.Kept, c.Entered, c.Left, c.Jaccard)
+		}
+	}
+	return tw.Flush()
 }
 
 // strategies returns the report's strategies in order.

@@ -5,7 +5,10 @@ package evaluate
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"fmt"
 	"log/slog"
+	"math"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -19,8 +22,9 @@ import (
 
 // evaluate -nights on the demo's real pages: the learned strategy's
 // nights never harvest fewer relevant pages than the night before, bfs
-// is crawled once, and the table, the Parquet rows by night and the
-// chart come out.
+// is crawled once, and the table, each night's churn (printed and in
+// harvest.parquet, null on a first night), the Parquet rows by night
+// and the chart come out.
 func TestEvaluateNights(t *testing.T) {
 	snap, err := snapshot.Load()
 	if err != nil {
@@ -51,7 +55,33 @@ func TestEvaluateNights(t *testing.T) {
 	if err := rep.PrintNights(&out); err != nil || !strings.Contains(out.String(), "night 3") {
 		t.Errorf("table: %v\n%s", err, out.String())
 	}
+	for i, h := range rep.Harvests {
+		c := h.Churn
+		if (c != nil) != (h.Night > 1) {
+			t.Fatalf("%s night %d: churn %v, want one on nights after the first", h.Strategy, h.Night, c)
+		}
+		if c == nil {
+			continue
+		}
+		before := rep.Harvests[i-1].Pages
+		if c.Kept+c.Entered != h.Pages || c.Kept+c.Left != before ||
+			math.Abs(c.Jaccard-float64(c.Kept)/float64(c.Kept+c.Entered+c.Left)) > 1e-12 {
+			t.Errorf("night %d: churn %+v of %d vertices after %d", h.Night, *c, h.Pages, before)
+		}
+		row := fmt.Sprintf("%s %d %d %d %d %.3f", h.Strategy, h.Night, c.Kept, c.Entered, c.Left, c.Jaccard)
+		if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), row) {
+			t.Errorf("the table lacks the churn row %q:\n%s", row, out.String())
+		}
+	}
 	dir, db := saved(t, rep)
+	var jaccard sql.NullFloat64
+	for _, h := range rep.Harvests {
+		err := db.QueryRow(`SELECT jaccard FROM read_parquet(?) WHERE strategy = ? AND night = ?`,
+			filepath.Join(dir, "harvest.parquet"), h.Strategy, h.Night).Scan(&jaccard)
+		if c := h.Churn; err != nil || jaccard.Valid != (c != nil) || (c != nil && math.Abs(jaccard.Float64-c.Jaccard) > 1e-12) {
+			t.Errorf("harvest.parquet, %s night %d: jaccard %v (%v), want %v", h.Strategy, h.Night, jaccard, err, c)
+		}
+	}
 	var nights, bfsNight int
 	if err := db.QueryRow(`SELECT count(*) FILTER (WHERE strategy = 'learned'), max(night) FILTER (WHERE strategy = 'bfs') FROM read_parquet(?)`,
 		filepath.Join(dir, "harvest.parquet")).Scan(&nights, &bfsNight); err != nil || nights != 3 || bfsNight != 1 {
@@ -120,7 +150,7 @@ func TestNightsByPeopleOnClosedMirror(t *testing.T) {
 		reps = append(reps, rep)
 		var bfs float64
 		for i, h := range rep.Harvests {
-			p, c := rep.People[i], rep.Churn[i]
+			p, c := rep.People[i], h.Churn
 			if h.Strategy == "bfs" {
 				bfs = p.Harvest() // bfs comes first
 			}

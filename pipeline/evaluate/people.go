@@ -36,7 +36,7 @@ func (r *Report) PrintPeople(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tnight\tlabelled\tharvest\tof the way\tP\tR\tF1\tkept\tentered\tleft\tJaccard\t")
 	for i, h := range r.Harvests {
-		p, c := r.People[i], r.Churn[i]
+		p, c := r.People[i], h.Churn
 		way := ""
 		if bounds == 2 && oracle > bfs && h.Strategy != "bfs" && h.Strategy != Oracle {
 			way = fmt.Sprintf("%.0f%%", 100*(p.Harvest()-bfs)/(oracle-bfs))
@@ -44,7 +44,7 @@ func (r *Report) PrintPeople(w io.Writer) error {
 		night := max(h.Night, 1)
 		row := []string{h.Strategy, fmt.Sprint(night), fmt.Sprint(p.Labelled), fmt.Sprintf("%.3f", p.Harvest()), way,
 			fmt.Sprintf("%.3f", p.Precision()), fmt.Sprintf("%.3f", p.Recall()), fmt.Sprintf("%.3f", p.F1())}
-		if night > 1 {
+		if c != nil {
 			row = append(row, fmt.Sprint(c.Kept), fmt.Sprint(c.Entered), fmt.Sprint(c.Left), fmt.Sprintf("%.3f", c.Jaccard))
 		} else {
 			row = append(row, "", "", "", "")
@@ -62,7 +62,7 @@ func (r *Report) judgments() []publish.Judgment {
 		p := r.People[i]
 		js[i] = publish.Judgment{Strategy: h.Strategy, Night: h.Night, LabelJudge: r.LabelJudge,
 			Labelled: p.Labelled, Relevant: p.Relevant, Harvest: p.Harvest(), TP: p.TP, FP: p.FP, FN: p.FN,
-			Precision: p.Precision(), Recall: p.Recall(), F1: p.F1(), Churn: r.Churn[i]}
+			Precision: p.Precision(), Recall: p.Recall(), F1: p.F1(), Churn: h.Churn}
 	}
 	return js
 }

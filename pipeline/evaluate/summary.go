@@ -8,13 +8,16 @@ import (
 	"text/tabwriter"
 )
 
-// Summary is one strategy's nights over several topics, judged by
-// people's labels: the means docs/relevance.md reports. Harvest, "of the
-// way" and F1 are means over the topics (macro), night by night; the
-// Jaccard figures are over every topic's nights after the first.
+// Summary is one strategy's nights over several topics: the means
+// docs/relevance.md reports. Harvest, "of the way" and F1 are means over
+// the topics (macro), night by night; the Jaccard figures are over every
+// topic's nights after the first. Judged by people's labels (Labelled),
+// harvest is people's; without them it is the crawl's own (relevance
+// over the threshold), and there is no F1.
 type Summary struct {
 	Strategy string
 	Topics   int
+	Labelled bool
 	// LabelJudge says the crawls judged their pages by people's labels.
 	LabelJudge bool
 	// BFS and Oracle are the yardsticks' mean harvests (NaN when a topic
@@ -30,7 +33,7 @@ type Summary struct {
 }
 
 // Summarize returns the summary of strategy over reports, one per topic,
-// each judged by people's labels over the same number of nights.
+// each over the same number of nights and judged alike.
 func Summarize(strategy string, reports []*Report) (*Summary, error) {
 	if len(reports) == 0 {
 		return nil, fmt.Errorf("no topic to summarize")
@@ -44,33 +47,38 @@ func Summarize(strategy string, reports []*Report) (*Summary, error) {
 	n := float64(len(reports))
 	var bfs, oracle, seen, jaccards int
 	for _, r := range reports {
-		if !r.Labelled || max(r.Nights, 1) != nights || r.LabelJudge != reports[0].LabelJudge {
-			return nil, fmt.Errorf("%s: want %d nights judged by people's labels, all with the same judge", r.Job, nights)
+		if max(r.Nights, 1) != nights || r.Labelled != reports[0].Labelled || r.LabelJudge != reports[0].LabelJudge {
+			return nil, fmt.Errorf("%s: want %d nights, all judged alike (by people's labels or not, with the same judge)", r.Job, nights)
 		}
-		s.LabelJudge = r.LabelJudge
+		s.Labelled, s.LabelJudge = r.Labelled, r.LabelJudge
 		for i, h := range r.Harvests {
-			p := r.People[i]
+			harvest := h.Rate()
+			if r.Labelled {
+				harvest = r.People[i].Harvest()
+			}
 			switch h.Strategy {
 			case "bfs":
-				s.BFS += p.Harvest() / n
+				s.BFS += harvest / n
 				bfs++
 			case Oracle:
-				s.Oracle += p.Harvest() / n
+				s.Oracle += harvest / n
 				oracle++
 			case strategy:
 				night := max(h.Night, 1) - 1
 				seen++
-				s.Harvest[night] += p.Harvest() / n
-				s.F1[night] += p.F1() / n
-				if p.F1() < s.LowestF1[night] {
-					s.LowestF1[night], s.LowestF1Topic[night] = p.F1(), r.Job
+				s.Harvest[night] += harvest / n
+				if r.Labelled {
+					f1 := r.People[i].F1()
+					s.F1[night] += f1 / n
+					if f1 < s.LowestF1[night] {
+						s.LowestF1[night], s.LowestF1Topic[night] = f1, r.Job
+					}
 				}
-				if night > 0 {
-					c := r.Churn[i].Jaccard
-					s.Jaccard += c
+				if c := h.Churn; c != nil {
+					s.Jaccard += c.Jaccard
 					jaccards++
-					if c < s.LowestJaccard {
-						s.LowestJaccard, s.LowestTopic = c, r.Job
+					if c.Jaccard < s.LowestJaccard {
+						s.LowestJaccard, s.LowestTopic = c.Jaccard, r.Job
 					}
 				}
 			}
@@ -103,16 +111,31 @@ func (s *Summary) Print(w io.Writer) error {
 	if s.LabelJudge {
 		judge = ", crawled with people's labels as the judge"
 	}
-	fmt.Fprintf(w, "\n%s over %d topics%s, means judged by people's labels (bfs %.3f, oracle %.3f)\n\n", s.Strategy, s.Topics, judge, s.BFS, s.Oracle)
+	if s.Labelled {
+		fmt.Fprintf(w, "\n%s over %d topics%s, means judged by people's labels (bfs %.3f, oracle %.3f)\n\n", s.Strategy, s.Topics, judge, s.BFS, s.Oracle)
+	} else {
+		fmt.Fprintf(w, "\n%s over %d topics, means judged by the crawls' own relevance (bfs %.3f)\n\n", s.Strategy, s.Topics, s.BFS)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "night\tharvest\tof the way\tmacro F1\tlowest F1\t")
+	way := !math.IsNaN(s.BFS) && !math.IsNaN(s.Oracle)
+	head := "night\tharvest\t"
+	if way {
+		head += "of the way\t"
+	}
+	if s.Labelled {
+		head += "macro F1\tlowest F1\t"
+	}
+	fmt.Fprintln(tw, head)
 	for i := range s.Harvest {
-		way := ""
-		if w := s.Way(i); !math.IsNaN(w) && !math.IsInf(w, 0) {
-			way = fmt.Sprintf("%.0f%%", 100*w)
+		row := []string{fmt.Sprint(i + 1), fmt.Sprintf("%.3f", s.Harvest[i])}
+		if w := s.Way(i); way && !math.IsInf(w, 0) {
+			row = append(row, fmt.Sprintf("%.0f%%", 100*w))
+		} else if way {
+			row = append(row, "")
 		}
-		row := []string{fmt.Sprint(i + 1), fmt.Sprintf("%.3f", s.Harvest[i]), way, fmt.Sprintf("%.3f", s.F1[i]),
-			fmt.Sprintf("%.3f (%s)", s.LowestF1[i], s.LowestF1Topic[i])}
+		if s.Labelled {
+			row = append(row, fmt.Sprintf("%.3f", s.F1[i]), fmt.Sprintf("%.3f (%s)", s.LowestF1[i], s.LowestF1Topic[i]))
+		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {

@@ -13,10 +13,10 @@ import (
 // nights and the oracle, each judged as given.
 func topicReport(job string, bfs, n1, n2, oracle Judged, jaccard float64) *Report {
 	r := &Report{Job: job, Nights: 2, Labelled: true}
-	r.add(publish.Harvest{Strategy: "bfs", Night: 1}, bfs, publish.Churn{})
-	r.add(publish.Harvest{Strategy: "learned", Night: 1}, n1, publish.Churn{})
-	r.add(publish.Harvest{Strategy: "learned", Night: 2}, n2, publish.Churn{Jaccard: jaccard})
-	r.add(publish.Harvest{Strategy: Oracle, Night: 1}, oracle, publish.Churn{})
+	r.add(publish.Harvest{Strategy: "bfs", Night: 1}, bfs)
+	r.add(publish.Harvest{Strategy: "learned", Night: 1}, n1)
+	r.add(publish.Harvest{Strategy: "learned", Night: 2, Churn: &publish.Churn{Jaccard: jaccard}}, n2)
+	r.add(publish.Harvest{Strategy: Oracle, Night: 1}, oracle)
 	return r
 }
 
@@ -57,10 +57,49 @@ func TestSummarizeHandChecked(t *testing.T) {
 	}
 	unlabelled := topicReport("c", Judged{}, Judged{}, Judged{}, Judged{}, 0)
 	unlabelled.Labelled = false
-	if _, err := Summarize("learned", []*Report{a, unlabelled}); err == nil || !strings.Contains(err.Error(), "c: want 2 nights judged by people's labels") {
+	if _, err := Summarize("learned", []*Report{a, unlabelled}); err == nil || !strings.Contains(err.Error(), "c: want 2 nights, all judged alike") {
 		t.Errorf("a topic not judged by people: %v", err)
 	}
 	if _, err := Summarize("similarity", []*Report{a}); err == nil {
 		t.Error("a strategy no report crawled")
+	}
+}
+
+// Hand-checked without people's labels: harvest is the crawls' own
+// (relevant over fetched), there is no F1 nor oracle, and the Jaccard is
+// as with labels. Topic a harvests 0.2 (bfs), 0.4, 0.6; topic b 0.4, 0.6,
+// 0.6: means bfs 0.3, nights 0.5 and 0.6; Jaccard 0.9 and 0.6.
+func TestSummarizeOwnJudge(t *testing.T) {
+	own := func(job string, bfs, n1, n2 int, jaccard float64) *Report {
+		r := &Report{Job: job, Nights: 2}
+		r.add(publish.Harvest{Strategy: "bfs", Night: 1, Fetched: 10, Relevant: bfs}, Judged{})
+		r.add(publish.Harvest{Strategy: "learned", Night: 1, Fetched: 10, Relevant: n1}, Judged{})
+		r.add(publish.Harvest{Strategy: "learned", Night: 2, Fetched: 10, Relevant: n2, Churn: &publish.Churn{Jaccard: jaccard}}, Judged{})
+		return r
+	}
+	s, err := Summarize("learned", []*Report{own("a", 2, 4, 6, 0.9), own("b", 4, 6, 6, 0.6)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(got, want float64) bool { return math.Abs(got-want) < 1e-12 }
+	if s.Labelled || !near(s.BFS, 0.3) || !math.IsNaN(s.Oracle) || !near(s.Harvest[0], 0.5) || !near(s.Harvest[1], 0.6) {
+		t.Errorf("harvest: %+v", s)
+	}
+	if !near(s.Jaccard, 0.75) || s.LowestJaccard != 0.6 || s.LowestTopic != "b" {
+		t.Errorf("Jaccard %v, lowest %v (%s)", s.Jaccard, s.LowestJaccard, s.LowestTopic)
+	}
+	var out bytes.Buffer
+	if err := s.Print(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"learned over 2 topics, means judged by the crawls' own relevance (bfs 0.300)", "0.600", "0.750 on the mean, lowest 0.600 (b)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, absent := range []string{"F1", "of the way", "%"} {
+		if strings.Contains(out.String(), absent) {
+			t.Errorf("the table has %q without labels:\n%s", absent, out.String())
+		}
 	}
 }

@@ -23,6 +23,9 @@ type Harvest struct {
 	// Overlap[s] is how many of this strategy's top-20 pages by PageRank
 	// are in strategy s's top 20.
 	Overlap map[string]int
+	// Churn is the change of vertices since the night before: nil on a
+	// first night and in an evaluation of one crawl per strategy.
+	Churn *Churn
 }
 
 // Rate is the harvest rate: relevant pages over fetched pages.
@@ -34,7 +37,8 @@ func (h Harvest) Rate() float64 {
 }
 
 // WriteHarvest writes an evaluation's tables into dir: harvest.parquet
-// (one row per strategy), overlap.parquet (one row per pair of
+// (one row per crawl: a strategy, or a strategy's night, with its churn),
+// overlap.parquet (one row per pair of
 // strategies) and curve.parquet (one row per strategy and page fetched).
 func WriteHarvest(dir, job, runID string, hs []Harvest) ([]File, error) {
 	specs := []struct {
@@ -70,9 +74,11 @@ func harvestTable(hs []Harvest) tableSpec {
 		field("seconds", tFloat64, false),
 		field("night", tInt32, true),
 	}
+	fields = append(fields, churnFields()...)
 	return tableSpec{fields, func(t *table) {
 		for _, h := range hs {
 			night(t.i32(11), h.Night)
+			appendChurn(t, 12, h.Churn)
 			t.str(2).Append(h.Strategy)
 			t.str(3).Append(h.Admission)
 			t.i32(4).Append(int32(h.Pages))

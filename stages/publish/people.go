@@ -17,7 +17,7 @@ type Judgment struct {
 	Harvest               float64
 	TP, FP, FN            int
 	Precision, Recall, F1 float64
-	Churn                 Churn
+	Churn                 *Churn // nil on a first night
 }
 
 // WritePeople writes an evaluation's people.parquet into dir: one row per
@@ -60,11 +60,7 @@ func peopleTable(js []Judgment) tableSpec {
 			for i, x := range []float64{j.Precision, j.Recall, j.F1} {
 				t.f64(11 + i).Append(x)
 			}
-			var c *Churn
-			if j.Night > 1 {
-				c = &j.Churn
-			}
-			appendChurn(t, 14, c)
+			appendChurn(t, 14, j.Churn)
 			t.endRow()
 		}
 	}}

@@ -62,7 +62,7 @@ func (c *crawler) ahead() int {
 
 // prefetch starts fetches for the items the loop will extract next.
 func (c *crawler) prefetch(ctx context.Context) {
-	free := min(c.window()-int(c.inflight.Load()), c.ahead()-len(c.started))
+	free := c.room()
 	if free <= 0 {
 		return
 	}
@@ -75,6 +75,21 @@ func (c *crawler) prefetch(ctx context.Context) {
 			free--
 		}
 	}
+}
+
+// room is how many more fetches prefetch may start. With best-first
+// admission it depends on the loop alone (the fetches started and not
+// consumed, at most the window), not on how fast they answer: a page
+// fetched ahead and never extracted is still stored, and known to the
+// next night's memory, so a night's fetches, and the nights after it,
+// are the same on every run. With discovery admission the window also
+// bounds the fetches in flight.
+func (c *crawler) room() int {
+	free := c.ahead() - len(c.started)
+	if c.cfg.Admission != AdmitBestFirst {
+		free = min(free, c.window()-int(c.inflight.Load()))
+	}
+	return free
 }
 
 // start returns the channel that delivers key's fetch, starting it if needed.

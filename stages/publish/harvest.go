@@ -37,9 +37,9 @@ func (h Harvest) Rate() float64 {
 }
 
 // WriteHarvest writes an evaluation's tables into dir: harvest.parquet
-// (one row per crawl: a strategy, or a strategy's night, with its churn),
-// overlap.parquet (one row per pair of
-// strategies) and curve.parquet (one row per strategy and page fetched).
+// (one row per crawl: a strategy, or a strategy's night, with its
+// churn), overlap.parquet (one row per pair of strategies) and
+// curve.parquet (one row per strategy and page fetched).
 func WriteHarvest(dir, job, runID string, hs []Harvest) ([]File, error) {
 	specs := []struct {
 		path string

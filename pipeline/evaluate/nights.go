@@ -98,7 +98,9 @@ func (r *Report) PrintNights(w io.Writer) error {
 		return err
 	}
 	if bfs != nil && oracle != nil {
-		fmt.Fprintln(w, "\n(%: of the way from bfs to the oracle, each crawled once as a first night)")
+		if _, err := fmt.Fprintln(w, "\n(%: of the way from bfs to the oracle, each crawled once as a first night)"); err != nil {
+			return err
+		}
 	}
 	if r.Labelled { // PrintPeople shows the churn beside people's judgment
 		return nil
@@ -116,11 +118,21 @@ func (r *Report) printChurn(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tnight\tkept\tentered\tleft\tJaccard\t")
 	for _, h := range r.Harvests {
-		if c := h.Churn; c != nil {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.3f\t\n", h.Strategy, h.Night, c.Kept, c.Entered, c.Left, c.Jaccard)
+		if h.Churn != nil {
+			row := append([]string{h.Strategy, fmt.Sprint(h.Night)}, churnCells(h.Churn)...)
+			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 		}
 	}
 	return tw.Flush()
+}
+
+// churnCells are a night's churn as table cells (kept, entered, left,
+// Jaccard), empty on a first night.
+func churnCells(c *publish.Churn) []string {
+	if c == nil {
+		return []string{"", "", "", ""}
+	}
+	return []string{fmt.Sprint(c.Kept), fmt.Sprint(c.Entered), fmt.Sprint(c.Left), fmt.Sprintf("%.3f", c.Jaccard)}
 }
 
 // strategies returns the report's strategies in order.

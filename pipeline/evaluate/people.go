@@ -36,7 +36,7 @@ func (r *Report) PrintPeople(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tnight\tlabelled\tharvest\tof the way\tP\tR\tF1\tkept\tentered\tleft\tJaccard\t")
 	for i, h := range r.Harvests {
-		p, c := r.People[i], h.Churn
+		p := r.People[i]
 		way := ""
 		if bounds == 2 && oracle > bfs && h.Strategy != "bfs" && h.Strategy != Oracle {
 			way = fmt.Sprintf("%.0f%%", 100*(p.Harvest()-bfs)/(oracle-bfs))
@@ -44,11 +44,7 @@ func (r *Report) PrintPeople(w io.Writer) error {
 		night := max(h.Night, 1)
 		row := []string{h.Strategy, fmt.Sprint(night), fmt.Sprint(p.Labelled), fmt.Sprintf("%.3f", p.Harvest()), way,
 			fmt.Sprintf("%.3f", p.Precision()), fmt.Sprintf("%.3f", p.Recall()), fmt.Sprintf("%.3f", p.F1())}
-		if c != nil {
-			row = append(row, fmt.Sprint(c.Kept), fmt.Sprint(c.Entered), fmt.Sprint(c.Left), fmt.Sprintf("%.3f", c.Jaccard))
-		} else {
-			row = append(row, "", "", "", "")
-		}
+		row = append(row, churnCells(h.Churn)...)
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	return tw.Flush()

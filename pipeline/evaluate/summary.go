@@ -128,10 +128,12 @@ func (s *Summary) Print(w io.Writer) error {
 	fmt.Fprintln(tw, head)
 	for i := range s.Harvest {
 		row := []string{fmt.Sprint(i + 1), fmt.Sprintf("%.3f", s.Harvest[i])}
-		if w := s.Way(i); way && !math.IsInf(w, 0) {
-			row = append(row, fmt.Sprintf("%.0f%%", 100*w))
-		} else if way {
-			row = append(row, "")
+		if way {
+			cell := ""
+			if w := s.Way(i); !math.IsNaN(w) && !math.IsInf(w, 0) {
+				cell = fmt.Sprintf("%.0f%%", 100*w)
+			}
+			row = append(row, cell)
 		}
 		if s.Labelled {
 			row = append(row, fmt.Sprintf("%.3f", s.F1[i]), fmt.Sprintf("%.3f (%s)", s.LowestF1[i], s.LowestF1Topic[i]))

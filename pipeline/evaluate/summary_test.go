@@ -103,3 +103,20 @@ func TestSummarizeOwnJudge(t *testing.T) {
 		}
 	}
 }
+
+// When bfs, the oracle and a night all harvest the same, there is no way
+// to go: the cell is empty, not NaN%.
+func TestSummaryNoWay(t *testing.T) {
+	j := Judged{Labelled: 10, Relevant: 5}
+	s, err := Summarize("learned", []*Report{topicReport("a", j, j, j, j, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := s.Print(&out); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "NaN") || !strings.Contains(out.String(), "of the way") {
+		t.Errorf("the table:\n%s", out.String())
+	}
+}

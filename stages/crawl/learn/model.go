@@ -48,7 +48,7 @@ const (
 	// round-robin: the frontier follows the model without a full re-sort
 	// per page. A queued page is also scored again as each further link
 	// to it is found.
-	rescoreBudget = 64
+	rescoreBudget = 256
 	// parentLabels bounds the links (from different parents) kept per
 	// frontier page as its labels' features.
 	parentLabels = 4

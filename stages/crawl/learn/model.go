@@ -48,8 +48,8 @@ const (
 	// round-robin: the frontier follows the model without a full re-sort
 	// per page. A queued page is also scored again as each further link
 	// to it is found. 256 did better than 64 on every night of the six
-	// assessed topics, as people judge them, and as well as 512-2048
-	// (docs/learned-trials.md).
+	// assessed topics, as people judge them; larger budgets (512-2048)
+	// did no better (docs/learned-trials.md).
 	rescoreBudget = 256
 	// parentLabels bounds the links (from different parents) kept per
 	// frontier page as its labels' features.

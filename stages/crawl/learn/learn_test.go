@@ -154,28 +154,6 @@ func TestSiblingRescore(t *testing.T) {
 	}
 }
 
-// TestRescoreCoversFrontier: once trained, a frontier of 1,000 pages is
-// named for re-scoring within four labels, every page of it (each page
-// judged meanwhile needs none).
-func TestRescoreCoversFrontier(t *testing.T) {
-	l := New(nil, nil)
-	l.m.labels, l.m.relevant = minLabels, minRelevant
-	for i := range 1000 {
-		l.Found(fmt.Sprintf("f%d", i), Example{Terms: []uint32{uint32(i)}})
-	}
-	named := map[string]bool{}
-	for i := range 4 {
-		judged := fmt.Sprintf("f%d", 10*i) // a frontier page fetched
-		for _, k := range l.Judged(judged, 1, true) {
-			named[k] = true
-		}
-		named[judged] = true
-	}
-	if len(named) != 1000 {
-		t.Errorf("four labels named %d of the 1000 frontier pages for re-scoring, want all", len(named))
-	}
-}
-
 // TestFeedback: after FeedbackAfter relevant pages, the terms they share
 // most are added, never the topic's own, at most the cap; a link holding
 // them gains priority, one without keeps (1-weight) of its own.

@@ -44,13 +44,12 @@ const (
 	// stochastic gradient at 0.2 (docs/learned-trials.md); 0.3 did best on
 	// the eight topics of the table and on eight held out.
 	learnRate = 0.3
-	// rescoreBudget frontier pages are scored again after each label,
+	// rescoreBudget frontier links are scored again after each label,
 	// round-robin: the frontier follows the model without a full re-sort
 	// per page. A queued page is also scored again as each further link
-	// to it is found. 256 did better than 64 on every night of the six
-	// assessed topics, as people judge them; larger budgets (512-2048)
-	// did no better (docs/learned-trials.md).
-	rescoreBudget = 256
+	// to it is found. 256 did better only with a prior trained under 64,
+	// not with its own (docs/learned-trials.md).
+	rescoreBudget = 64
 	// parentLabels bounds the links (from different parents) kept per
 	// frontier page as its labels' features.
 	parentLabels = 4

@@ -161,3 +161,30 @@ func TestNightsTopicEdited(t *testing.T) {
 			*edited.Counts.HarvestRate, edited.AdmittedBy, *first.Counts.HarvestRate)
 	}
 }
+
+// Concurrency does not change a night, nor the nights after it: what a
+// night fetched ahead of its loop and never used is known to the next
+// night's memory, so how far it looks ahead must not depend on it.
+func TestNightsSameAtAnyConcurrency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("six crawls of real pages")
+	}
+	base := snapshotWiki(t)
+	one, eight := testRunner(t, base), testRunner(t, base)
+	job := learnedJob()
+	for night := 1; night <= 3; night++ {
+		job.Concurrency = 1
+		want, err := one.Run(context.Background(), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		job.Concurrency = 8
+		got, err := eight.Run(context.Background(), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if graphOf(t, eight.OutDir, "tennis", got.RunID) != graphOf(t, one.OutDir, "tennis", want.RunID) {
+			t.Errorf("night %d: concurrency 8's graph differs from concurrency 1's", night)
+		}
+	}
+}

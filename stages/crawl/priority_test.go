@@ -178,17 +178,22 @@ func TestKnownPagesTeach(t *testing.T) {
 // flight: a fetch whose answer the loop has consumed may not yet have
 // counted itself out, and a night that fetched ahead less for it would
 // leave the next night's memory short of a page (TestPlanLeavesAliases
-// failed so, about once in a hundred runs). With discovery admission
-// the window bounds the fetches in flight.
+// failed so, about once in a hundred runs), nor on the concurrency. With
+// discovery admission the window, twice the concurrency, bounds the
+// fetches in flight.
 func TestRoomIgnoresFetchesInFlight(t *testing.T) {
 	for _, tc := range []struct {
-		admission Admission
-		want      int
-	}{{AdmitBestFirst, 1}, {AdmitDiscovery, 0}} {
-		c := &crawler{cfg: Config{Admission: tc.admission, Concurrency: 1}, started: map[string]chan fetched{"/wiki/A": nil}}
+		admission   Admission
+		concurrency int
+		want        int
+	}{
+		{AdmitBestFirst, 1, bestFirstAhead - 1}, {AdmitBestFirst, 8, bestFirstAhead - 1}, {AdmitBestFirst, 64, bestFirstAhead - 1},
+		{AdmitDiscovery, 1, 0}, {AdmitDiscovery, 8, 14},
+	} {
+		c := &crawler{cfg: Config{Admission: tc.admission, Concurrency: tc.concurrency}, started: map[string]chan fetched{"/wiki/A": nil}}
 		c.inflight.Store(2) // A, and one consumed that has not counted itself out
 		if got := c.room(); got != tc.want {
-			t.Errorf("%v: room %d, want %d", tc.admission, got, tc.want)
+			t.Errorf("%v at concurrency %d: room %d, want %d", tc.admission, tc.concurrency, got, tc.want)
 		}
 	}
 }

@@ -63,9 +63,9 @@ func (c *crawler) ahead() int {
 }
 
 // bestFirstAhead is how many pages a best-first crawl fetches ahead of
-// its loop: the window of concurrency 8, at most one request in 16 of a
-// 250-page night spent on a page never used. Above concurrency 16 it is
-// also what a best-first crawl has in flight.
+// its loop: the window of concurrency 8. The fetches still ahead when a
+// night ends, up to 16, are requests for pages it never uses; above
+// concurrency 16 it is also what a best-first crawl has in flight.
 const bestFirstAhead = 16
 
 // prefetch starts fetches for the items the loop will extract next.
@@ -87,7 +87,7 @@ func (c *crawler) prefetch(ctx context.Context) {
 
 // room is how many more fetches prefetch may start. With best-first
 // admission it depends on the loop alone (the fetches started and not
-// consumed, at most the window), not on how fast they answer: a page
+// consumed, at most bestFirstAhead), not on how fast they answer: a page
 // fetched ahead and never extracted is still stored, and known to the
 // next night's memory, so a night's fetches, and the nights after it,
 // are the same on every run. With discovery admission the window also

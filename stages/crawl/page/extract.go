@@ -66,6 +66,7 @@ func (e Extractor) Judged(body []byte) text.Page {
 func (e Extractor) read(body []byte) (*extractor, *text.Article) {
 	x := &extractor{hosts: e.Hosts, scope: e.Scope, topics: e.Topics, seen: map[string]bool{}}
 	x.keepWords = e.Strategy == StrategySimilarity || e.Strategy == StrategyLearned || e.Feedback
+	x.readNav = e.Strategy == StrategyLearned && !e.Topics.Empty()
 	x.noLinks = e.Scope == ScopeProse // the prose scope takes its links from the article
 	art := parseArticle(body, x)      // its text is the content a change is measured on
 	x.noLinks = false

@@ -144,6 +144,11 @@ type extractor struct {
 	fold      []byte // scratch for foldText
 	links     []occurrence
 	seen      map[string]bool
+
+	// readNav: follow navigation boxes (navbox.go), for the learned
+	// strategy.
+	readNav bool
+	nav     navboxes
 }
 
 // maxHeading bounds the bytes of a section heading kept: a heading is a
@@ -171,6 +176,9 @@ func (x *extractor) start(a atom.Atom, attrs attrFunc, selfClosing bool) {
 	case atom.Div:
 		x.divDepth++
 		id, class := attrs("id", "class")
+		if x.readNav {
+			x.nav.div(class, x.divDepth)
+		}
 		if id == "mw-content-text" && x.contentDepth == 0 {
 			x.contentDepth = x.divDepth
 		} else if x.contentDepth > 0 && x.outputDepth == 0 && hasClass(class, "mw-parser-output") {
@@ -191,12 +199,21 @@ func (x *extractor) start(a atom.Atom, attrs attrFunc, selfClosing bool) {
 				x.inHeading = false
 			}
 		}
+	case atom.Table, atom.Tr, atom.Th, atom.Td:
+		if x.readNav {
+			x.navStart(a, attrs)
+		}
 	case atom.A:
 		x.closeAnchor()
+		href, _ := attrs("href", "")
+		if x.readNav && x.nav.depth > 0 {
+			if key, ok := ArticleKey(href, x.hosts); ok {
+				x.nav.link(key)
+			}
+		}
 		if !x.started || x.ended {
 			return
 		}
-		href, _ := attrs("href", "")
 		if key, ok := ArticleKey(href, x.hosts); ok {
 			x.inAnchor, x.anchor, x.anchorKey = true, x.anchor[:0], key
 		}
@@ -215,7 +232,14 @@ func (x *extractor) end(a atom.Atom) {
 		x.closeAnchor()
 	case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		x.inHeading = false
+	case atom.Table, atom.Th:
+		if x.readNav {
+			x.navEnd(a)
+		}
 	case atom.Div:
+		if x.readNav {
+			x.nav.endDiv(x.divDepth)
+		}
 		if x.scope == ScopeBody && x.started && (x.divDepth == x.outputDepth || x.divDepth == x.contentDepth) {
 			x.ended = true
 		}
@@ -232,6 +256,9 @@ func (x *extractor) end(a atom.Atom) {
 func (x *extractor) text(b []byte) {
 	if x.skip > 0 {
 		return
+	}
+	if x.readNav {
+		x.nav.text(b)
 	}
 	if x.inTitle {
 		x.title.Write(b)

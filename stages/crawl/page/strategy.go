@@ -102,6 +102,9 @@ func (e Extractor) weigh(x *extractor, page text.Vector, relevance float64) (lin
 				// link ("court", "law" beside Federal Bureau of
 				// Investigation) say what its anchor does not.
 				w = max(w, x.weight(o, &near))
+				if x.nav.listed[o.key] {
+					w = max(w, navboxWeight)
+				}
 			}
 		}
 		links[i] = Link{Key: o.key, Weight: w}

@@ -18,9 +18,11 @@ import (
 
 // navboxWeight is the least the learned strategy's similarity feature is
 // for a link whose target a navigation box on the same page lists under
-// a heading that names a topic: a topic word beside the link, as the
-// weighted strategy weighs one (1/(0+2)).
-const navboxWeight = 0.5
+// a heading that names a topic: a topic word one word from the link, as
+// the weighted strategy weighs one (1/(1+2)). At 1/2 (a word beside it)
+// the prior no longer helped held-out topics' first nights
+// (docs/decisions.md, "The learned strategy reads navigation boxes").
+const navboxWeight = 1.0 / 3
 
 // navboxes follows the navigation boxes of a page as its tags go by. A
 // box's headings are its title (its first navbox-title cell, without the

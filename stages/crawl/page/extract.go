@@ -8,9 +8,19 @@ import (
 	"github.com/topicrank/topicrank/stages/text"
 )
 
+// Version identifies how this code reads a page. A Document keeps the
+// Version that made it, and the crawl reuses a stored one for an
+// unchanged page (a 304, a resumed run) only when it is this one: after
+// an upgrade that reads pages differently, each page is fetched whole
+// and read again once, so no night mixes two readings. Raise it whenever
+// Extract gives another Document for the same page and settings (other
+// links, weights, features, relevance); TestVersionPinsExtraction fails
+// until it is raised.
+const Version = 1
+
 // Extractor holds the settings a page is read with. The Document it
-// gives depends on nothing else, so a stored one can stand in for a
-// fetch of an unchanged page.
+// gives depends on nothing else but the code (Version), so a stored one
+// can stand in for a fetch of an unchanged page.
 type Extractor struct {
 	Hosts    []string // hosts whose absolute links count as the job's own
 	Scope    Scope
@@ -28,7 +38,7 @@ type Extractor struct {
 // weights.
 func (e Extractor) Extract(body []byte) Document {
 	x, art := e.read(body)
-	doc := Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure, Identity: ReadIdentity(body)}
+	doc := Document{Version: Version, Canonical: x.canonical, Title: trimTitle(x.title.String()), Structure: x.structure, Identity: ReadIdentity(body)}
 	var page text.Vector
 	var prose string
 	if art != nil {

@@ -46,6 +46,7 @@ type Link struct {
 
 // Document is what extraction finds in one HTML page.
 type Document struct {
+	Version   int    `json:",omitempty"` // the Version that read it; 0 before versions were kept
 	Canonical string // key of <link rel="canonical">, "" if none
 	Title     string // text of <title>
 	Links     []Link // distinct article links in document order

@@ -23,7 +23,7 @@ func extractWithTokenizer(body []byte, hosts []string, scope Scope, topics Topic
 		case html.ErrorToken:
 			x.closeAnchor()
 			links, _, _ := Extractor{Topics: topics}.weigh(&x, nil, 0)
-			return Document{Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: links, Structure: x.structure, Identity: ReadIdentity(body)}
+			return Document{Version: Version, Canonical: x.canonical, Title: trimTitle(x.title.String()), Links: links, Structure: x.structure, Identity: ReadIdentity(body)}
 		case html.TextToken:
 			x.text(z.Text())
 		case html.StartTagToken, html.SelfClosingTagToken:

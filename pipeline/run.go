@@ -207,7 +207,7 @@ func (r *Runner) CrawlConfig(job Job, log *slog.Logger) (crawl.Config, error) {
 		Fetch: crawl.FetchOptions{UserAgent: job.UserAgent, WrapTransport: r.WrapTransport}, Politeness: r.Politeness, Log: log,
 		KeepText: true, MaxDepth: job.MaxDepth, Include: include, Exclude: exclude, RecheckMissing: job.RecheckMissing,
 		MaxTunnel: job.MaxTunnel, TopicFeedback: job.TopicFeedback, FeedbackTerms: job.FeedbackTerms, FeedbackWeight: job.FeedbackWeight,
-		ExploreShare: job.newShare(), LinkPrior: r.LinkPrior,
+		ExploreShare: job.newShare(), LinkPrior: r.LinkPrior, Beyond: crawl.BeyondFor(job.MaxPages, job.newShare()),
 	}
 	if r.Progress != nil {
 		cfg.Progress = func(p crawl.Progress) { r.Progress(job.Name, p) }

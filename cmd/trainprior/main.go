@@ -112,7 +112,7 @@ func trainOn(r *pipeline.Runner, job pipeline.Job, state string, log *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	cfg.State = st
+	cfg.State, cfg.Beyond = st, 0 // one night, none after it to judge for
 	_, err = crawl.Crawl(context.Background(), cfg)
 	if ferr := st.Finish("complete"); err == nil {
 		err = ferr

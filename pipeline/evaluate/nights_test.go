@@ -191,4 +191,8 @@ func TestNightsByPeopleOnClosedMirror(t *testing.T) {
 	if s.Jaccard < 0.85 {
 		t.Errorf("consecutive nights' Jaccard %.3f on the mean, want at least 0.85", s.Jaccard)
 	}
+	if way := (s.Harvest[nights-1] - s.BFS) / (s.Oracle - s.BFS); way < 0.85 {
+		t.Errorf("night %d harvests %.3f, %.0f%% of the way from bfs (%.3f) to the oracle (%.3f); want at least 85%%",
+			nights, s.Harvest[nights-1], 100*way, s.BFS, s.Oracle)
+	}
 }

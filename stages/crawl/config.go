@@ -81,6 +81,11 @@ type Config struct {
 	// with memory keeps for pages ranked by the strategy alone: memory
 	// ranks at most the rest (memory.go).
 	ExploreShare float64
+	// Beyond is how many pages a best-first night with memory judges
+	// beyond its graph for the next night (judgeBeyond; BeyondPerShare
+	// times ExploreShare of MaxPages for a job); 0 for a crawl no night
+	// follows.
+	Beyond int
 }
 
 // Admission says when a discovered page becomes a vertex (DESIGN.md,

@@ -19,6 +19,7 @@ func (c *crawler) loop(ctx context.Context) {
 	bestFirst := c.cfg.Admission == AdmitBestFirst
 	for c.queue.Len() > 0 {
 		if bestFirst && c.vertices() >= c.cfg.MaxPages {
+			c.judgeBeyond(ctx)
 			return
 		}
 		if ctx.Err() != nil {

@@ -17,20 +17,26 @@ import (
 // relevant page one of them links to) has a value: a relevant page 2 plus
 // its relevance; a bridge or hub (a page linking to relevant candidates)
 // 1 plus a share that grows with those links; any other page its
-// relevance, below 1. Candidates are kept best first (at equal value a
-// last night's vertex first: only a better page displaces one), each
-// with the path that reaches it from a seed through kept pages (a
-// breadth-first tree over the last night's links), while they fit. So
-// nothing that holds the topic's pages together is dropped for being
-// judged not relevant, and the pages an exploration found not relevant
-// are the first to go.
+// relevance, below 1. Candidates are kept best first, each with the path
+// that reaches it from a seed through kept pages (a breadth-first tree
+// over the last night's links), while they fit. A relevant vertex of the
+// last night comes before every page that was not one (it stays while it
+// stays relevant and reachable), and at equal value a vertex comes
+// first: only a better page displaces one. So nothing that holds the
+// topic's pages together is dropped for being judged not relevant, and
+// the pages an exploration found not relevant are the first to go.
 //
-// How much is explored: it has to earn its share (explore): a minimum,
-// plus more the more of the last night's explored pages were relevant
-// (a first night explored all its pages), at most ExploreShare of
-// max_pages and no more than there are pages to displace: more while
-// exploring finds relevant pages, little once the topic's reachable pages
-// are known.
+// How much is explored: when the last night judged pages beyond its
+// graph (judgeBeyond), those it found relevant are candidates already,
+// so the night explores the minimum and the pages entering by the plan
+// displace at most the rest of ExploreShare of max_pages: a night
+// replaces no more than new_share of its graph (a graph short of
+// max_pages takes what fits besides). Otherwise exploring has to earn
+// its share (explore): a minimum, plus more the more of the last
+// night's explored pages were relevant (a first night explored all its
+// pages), at most ExploreShare of max_pages and no more than there are
+// pages to displace: more while exploring finds relevant pages, little
+// once the topic's reachable pages are known.
 type plan struct {
 	keep    map[string]float64 // key -> value
 	explore int                // pages left for exploring
@@ -46,8 +52,9 @@ const planBoost = 3
 
 // makePlan returns the plan of a night whose memory is known, or nil
 // when memory holds no last night's vertices (a first night, or a state
-// from before plans).
-func makePlan(known map[string]Known, seeds []string, maxPages int, share, threshold float64) *plan {
+// from before plans); beyond says the nights judge pages beyond their
+// graphs.
+func makePlan(known map[string]Known, seeds []string, maxPages int, share, threshold float64, beyond bool) *plan {
 	vertices := 0
 	explored, found := 0, 0 // the last night's exploration: pages, relevant ones
 	for _, kn := range known {
@@ -67,12 +74,29 @@ func makePlan(known map[string]Known, seeds []string, maxPages int, share, thres
 	parent := tree(known, seeds)
 	value := values(known, parent, threshold)
 	p := &plan{keep: map[string]float64{}, explore: explore(value, maxPages, share, explored, found)}
+	entering := maxPages // pages not vertices last night the plan may take
+	if beyond {
+		most, least := shares(maxPages, share)
+		stay := 0 // last night's vertices among the candidates
+		for k := range value {
+			if known[k].Vertex {
+				stay++
+			}
+		}
+		p.explore, entering = least, most-least+max(0, maxPages-least-stay) // what room is free, and most-least displaced
+	}
+	rank := func(k string) float64 {
+		if known[k].Vertex && value[k] >= 2 {
+			return value[k] + 1 // a relevant vertex before any newcomer
+		}
+		return value[k]
+	}
 	order := make([]string, 0, len(value))
 	for k := range value {
 		order = append(order, k)
 	}
 	slices.SortFunc(order, func(a, b string) int { // at equal value, last night's vertex stays
-		return cmp.Or(cmp.Compare(value[b], value[a]), compareBool(known[b].Vertex, known[a].Vertex), cmp.Compare(a, b))
+		return cmp.Or(cmp.Compare(rank(b), rank(a)), compareBool(known[b].Vertex, known[a].Vertex), cmp.Compare(a, b))
 	})
 	room := maxPages - p.explore
 	for _, s := range seeds { // seeds are vertices whatever their value
@@ -82,15 +106,20 @@ func makePlan(known map[string]Known, seeds []string, maxPages int, share, thres
 	}
 	for _, k := range order {
 		var path []string
+		enter := 0
 		for a := k; a != ""; a = parent[a] {
 			if _, ok := p.keep[a]; ok {
 				break
 			}
 			path = append(path, a)
+			if !known[a].Vertex {
+				enter++
+			}
 		}
-		if len(p.keep)+len(path) > room {
+		if len(p.keep)+len(path) > room || enter > entering {
 			continue
 		}
+		entering -= enter
 		for _, a := range path {
 			p.keep[a] = value[a]
 		}
@@ -115,8 +144,7 @@ func compareBool(a, b bool) int {
 // are to displace (candidates neither relevant nor bridges) beyond the
 // minimum.
 func explore(value map[string]float64, maxPages int, share float64, explored, found int) int {
-	most := int(math.Round(share * float64(maxPages)))
-	least := min(most, max(1, int(math.Round(minExploreShare*float64(maxPages)))))
+	most, least := shares(maxPages, share)
 	displaceable := 0
 	for _, v := range value {
 		if v < 1 {
@@ -129,6 +157,13 @@ func explore(value map[string]float64, maxPages int, share float64, explored, fo
 	}
 	e := least + int(math.Round(2*rate*float64(most)))
 	return min(e, most, least+displaceable)
+}
+
+// shares returns the most a night explores (share of maxPages) and the
+// least (minExploreShare of it, at least 1 and at most the most).
+func shares(maxPages int, share float64) (most, least int) {
+	most = int(math.Round(share * float64(maxPages)))
+	return most, min(most, max(1, int(math.Round(minExploreShare*float64(maxPages)))))
 }
 
 // tree returns, for each candidate reachable from a seed through the last

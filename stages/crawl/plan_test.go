@@ -29,7 +29,7 @@ func TestPlanHandChecked(t *testing.T) {
 	}
 	// share 1/6 of 6 = 1 page at most; minExploreShare of 6 rounds to 0, so
 	// at least 1; the last exploration (E) found nothing: 1 page.
-	p := makePlan(known, []string{"S"}, 6, 1.0/6, 0.25)
+	p := makePlan(known, []string{"S"}, 6, 1.0/6, 0.25, false)
 	if p == nil {
 		t.Fatal("no plan")
 	}
@@ -51,7 +51,7 @@ func TestPlanHandChecked(t *testing.T) {
 // Without a last night's graph there is no plan; with a generous room
 // every reachable page stays, the gone page and the redirect title never.
 func TestPlanKeepsEverythingThatFits(t *testing.T) {
-	if p := makePlan(map[string]Known{"S": {Relevance: 1}}, []string{"S"}, 10, 0.1, 0.25); p != nil {
+	if p := makePlan(map[string]Known{"S": {Relevance: 1}}, []string{"S"}, 10, 0.1, 0.25, false); p != nil {
 		t.Errorf("a plan without a last night: %v", p.keep)
 	}
 	known := map[string]Known{
@@ -62,7 +62,7 @@ func TestPlanKeepsEverythingThatFits(t *testing.T) {
 		"U": {Vertex: true},                // no longer reachable through the last graph
 		"Y": {Relevance: 0.9, Alias: true}, // a redirect title folded into its article
 	}
-	p := makePlan(known, []string{"S"}, 100, 0.1, 0.25)
+	p := makePlan(known, []string{"S"}, 100, 0.1, 0.25, false)
 	got := slices.Sorted(maps.Keys(p.keep))
 	if want := []string{"A", "B", "S"}; !slices.Equal(got, want) {
 		t.Errorf("kept %v, want %v", got, want)
@@ -78,7 +78,7 @@ func TestPlanTieKeepsVertex(t *testing.T) {
 		"Z1": {Relevance: 0.5},
 		"Z2": {Relevance: 0.5, Vertex: true},
 	}
-	p := makePlan(known, []string{"S"}, 2, 0, 0.25)
+	p := makePlan(known, []string{"S"}, 2, 0, 0.25, false)
 	got := slices.Sorted(maps.Keys(p.keep))
 	if want := []string{"S", "Z2"}; !slices.Equal(got, want) {
 		t.Errorf("kept %v, want %v", got, want)
@@ -107,5 +107,65 @@ func TestExploreShare(t *testing.T) {
 		if got := explore(c.value, 250, 0.1, c.explored, c.found); got != c.want {
 			t.Errorf("explore(%d displaceable, %d of %d found) = %d, want %d", len(c.value), c.found, c.explored, got, c.want)
 		}
+	}
+}
+
+// A night that judged pages beyond its graph. The last night's graph,
+// from seed S, 10 pages: S, relevant A1-A3 (0.3 each), irrelevant leaves
+// L1-L6; beyond it, judged relevant: N1-N4 (0.9, more relevant than
+// A1-A3), linked from S. With max_pages 10 and share 0.2 (2 pages), the
+// night explores the least (minExploreShare of 10 rounds to 0: 1 page),
+// and takes at most 2 - 1 = 1 page that was not a vertex: N1 (by title
+// among equals), in place of a leaf (L5, L6: by title among equals).
+func TestPlanBeyond(t *testing.T) {
+	known := map[string]Known{"S": {Relevance: 0.5, Vertex: true}}
+	add := func(k string, r float64, vertex bool) {
+		known[k] = Known{Relevance: r, Vertex: vertex}
+		s := known["S"]
+		s.Out = append(s.Out, k)
+		known["S"] = s
+	}
+	for _, k := range []string{"A1", "A2", "A3"} {
+		add(k, 0.3, true)
+	}
+	for _, k := range []string{"L1", "L2", "L3", "L4", "L5", "L6"} {
+		add(k, 0.1, true)
+	}
+	for _, k := range []string{"N1", "N2", "N3", "N4"} {
+		add(k, 0.9, false)
+	}
+	p := makePlan(known, []string{"S"}, 10, 0.2, 0.25, true)
+	if p.explore != 1 {
+		t.Errorf("explore = %d, want 1", p.explore)
+	}
+	got := slices.Sorted(maps.Keys(p.keep))
+	if want := []string{"A1", "A2", "A3", "L1", "L2", "L3", "L4", "N1", "S"}; !slices.Equal(got, want) {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+
+	// Without judging beyond, exploring earns its share as before (the
+	// last night explored nothing: the least, 1) and known relevant pages
+	// enter without a bound: every N, in place of leaves.
+	p = makePlan(known, []string{"S"}, 10, 0.2, 0.25, false)
+	got = slices.Sorted(maps.Keys(p.keep))
+	if want := []string{"A1", "A2", "A3", "L1", "N1", "N2", "N3", "N4", "S"}; p.explore != 1 || !slices.Equal(got, want) {
+		t.Errorf("without judging beyond: explore %d, kept %v; want 1, %v", p.explore, got, want)
+	}
+
+	// A graph short of max_pages takes what fits beyond the bound: with
+	// 20 pages, 10 free, every N enters.
+	p = makePlan(known, []string{"S"}, 20, 0.1, 0.25, true)
+	for _, k := range []string{"N1", "N2", "N3", "N4"} {
+		if _, ok := p.keep[k]; !ok {
+			t.Errorf("with room to spare, %s is not kept: %v", k, slices.Sorted(maps.Keys(p.keep)))
+		}
+	}
+
+	// Room for fewer pages than the relevant candidates: the relevant
+	// vertices stay, the more relevant newcomers wait.
+	p = makePlan(known, []string{"S"}, 6, 0.2, 0.25, false)
+	got = slices.Sorted(maps.Keys(p.keep))
+	if want := []string{"A1", "A2", "A3", "N1", "S"}; !slices.Equal(got, want) {
+		t.Errorf("with room for 5: kept %v, want %v", got, want)
 	}
 }

@@ -75,8 +75,8 @@ func TestNavboxNamesTheLinksItLists(t *testing.T) {
 // row's group naming the topic.
 func TestNavboxMatchesGoquery(t *testing.T) {
 	pages := sample(t)
-	for _, name := range []string{"Cat.html", "Duck.html", "List_of_chiropterans.html", "Order_(biology).html", "Rust_(programming_language).html"} {
-		pages = append(pages, wikitest.Modern(t, name))
+	for _, p := range wikitest.ModernPages(t) {
+		pages = append(pages, p.HTML)
 	}
 	topics := NewTopics([]string{"television", "film", "company", "law", "mammal", "species", "programming"})
 	found := 0

@@ -2,8 +2,6 @@ package page
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -28,13 +26,8 @@ func TestParseArticleMatchesTree(t *testing.T) {
 			pages = append(pages, page{p.Title, p.HTML})
 		}
 	}
-	modern, _ := filepath.Glob(filepath.Join(wikitest.Shared(t), "data", "wikipedia-modern", "*.html"))
-	for _, path := range modern {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages = append(pages, page{"modern/" + filepath.Base(path), b})
+	for _, p := range wikitest.ModernPages(t) {
+		pages = append(pages, page{"modern/" + p.Title, p.HTML})
 	}
 	pages = append(pages, page{"a page with a NUL, read by text.Parse", append(slices.Clone(wikitest.Page(t, "Seattle")), 0)})
 	fast, why := 0, map[string]int{}

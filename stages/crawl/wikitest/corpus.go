@@ -76,3 +76,19 @@ func Modern(t testing.TB, name string) []byte {
 	}
 	return b
 }
+
+// ModernPages returns every page of ../shared/data/wikipedia-modern, by
+// file name ("Cat.html", ...): the five pages as Wikipedia serves them
+// now, one a Parsoid read view.
+func ModernPages(t testing.TB) []CorpusPage {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(Shared(t), "data", "wikipedia-modern", "*.html"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no pages in wikipedia-modern: %v", err)
+	}
+	var pages []CorpusPage
+	for _, p := range paths {
+		pages = append(pages, CorpusPage{Title: filepath.Base(p), HTML: Modern(t, filepath.Base(p))})
+	}
+	return pages
+}

@@ -82,8 +82,8 @@ type Config struct {
 	// ranks at most the rest (memory.go).
 	ExploreShare float64
 	// Beyond is how many pages a best-first night with memory judges
-	// beyond its graph for the next night (judgeBeyond; BeyondPerShare
-	// times ExploreShare of MaxPages for a job); 0 for a crawl no night
+	// beyond its graph for the next night (judgeBeyond; BeyondFor
+	// gives a job's); 0 for a crawl no night
 	// follows.
 	Beyond int
 }

@@ -151,7 +151,7 @@ func (c *crawler) fetch(ctx context.Context, key string) fetched {
 		var replay bool
 		old, replay, have = c.cfg.State.Load(key, c.digest)
 		switch {
-		case replay && old.Doc.Version == page.Version: // read by other code: fetched again
+		case replay && old.current(): // a copy read by other code is fetched again
 			return replayed(old)
 		case have && c.cfg.Revisit != nil: // not planned, or the plan's budget ran out first
 			return carry(old)
@@ -183,7 +183,7 @@ func storedCopy(old Stored) fetched {
 // stores the answer.
 func (c *crawler) request(ctx context.Context, key string, old Stored, have bool) fetched {
 	req := Request{URL: c.base + page.KeyPath(key), HTML: true}
-	if have && old.Doc.Version == page.Version { // a copy read by other code is no copy to keep
+	if have && old.current() { // a copy read by other code is no copy to keep
 		req.ETag, req.LastModified = old.ETag, old.LastModified
 	}
 	resp := c.fetcher.Get(ctx, req)

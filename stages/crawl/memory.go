@@ -95,7 +95,7 @@ func newMemory(cfg Config, st State, digest string, seeds []string) (*memory, er
 	}
 	mem := &memory{known: known, threshold: cfg.RelevanceThreshold, queued: map[string]float64{}, from: map[uint32]string{},
 		budget: int(float64(cfg.MaxPages) * (1 - cfg.ExploreShare))}
-	if mem.plan = makePlan(known, seeds, cfg.MaxPages, cfg.ExploreShare, cfg.RelevanceThreshold, cfg.Revisit == nil && cfg.Beyond > 0); mem.plan != nil {
+	if mem.plan = makePlan(known, seeds, cfg.MaxPages, cfg.ExploreShare, cfg.RelevanceThreshold, cfg.judgesBeyond()); mem.plan != nil {
 		mem.budget = len(mem.plan.keep)
 	}
 	return mem, nil

@@ -73,7 +73,7 @@ func makePlan(known map[string]Known, seeds []string, maxPages int, share, thres
 	}
 	parent := tree(known, seeds)
 	value := values(known, parent, threshold)
-	p := &plan{keep: map[string]float64{}, explore: explore(value, maxPages, share, explored, found)}
+	p := &plan{keep: map[string]float64{}}
 	entering := maxPages // pages not vertices last night the plan may take
 	if beyond {
 		most, least := shares(maxPages, share)
@@ -83,7 +83,10 @@ func makePlan(known map[string]Known, seeds []string, maxPages int, share, thres
 				stay++
 			}
 		}
-		p.explore, entering = least, most-least+max(0, maxPages-least-stay) // what room is free, and most-least displaced
+		// The room the last graph leaves free, and most-least displaced.
+		p.explore, entering = least, max(0, maxPages-least-stay)+most-least
+	} else {
+		p.explore = explore(value, maxPages, share, explored, found)
 	}
 	rank := func(k string) float64 {
 		if known[k].Vertex && value[k] >= 2 {

@@ -43,6 +43,10 @@ type Stored struct {
 	FetchedAt    time.Time     // when it was fetched (set by Load)
 }
 
+// current reports whether this code read the stored copy (page.Version):
+// only then may it stand in for the page unchanged.
+func (s Stored) current() bool { return s.Doc.Version == page.Version }
+
 // extractDigest identifies the settings that extraction results depend on,
 // so stored links are reused only under the same topics, scope and
 // strategy.
